@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Download Debian's linux source package (orig tarball, debian tarball,
+# dsc) into DIR with apt, through a private apt configuration whose deb-src
+# entries are derived from the machine's own Debian mirror.
+set -euo pipefail
+# shellcheck source=config.sh
+. "$(dirname "$0")/config.sh"
+
+dir=${1:?usage: apt-source.sh DIR}
+apt=$BUILD/apt
+mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources.list.d"
+
+# The first Debian archive and security URIs the machine already uses.
+uris=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+	   /etc/apt/sources.list.d/*.sources 2>/dev/null |
+       grep -v '^[[:space:]]*#' |
+       grep -oE '(https?|file)://[^ ]*debian[^ ]*' | sort -u || true)
+main=$(echo "$uris" | grep -v -- '-security' | head -n 1)
+security=$(echo "$uris" | grep -- '-security' | head -n 1)
+[ -n "$main" ] || die "no Debian archive in /etc/apt: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"
+
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+{
+	for suite in trixie trixie-updates sid; do
+		echo "deb-src [signed-by=$keyring] $main $suite main"
+	done
+	[ -z "$security" ] || echo "deb-src [signed-by=$keyring] $security trixie-security main"
+} > "$apt/sources.list"
+
+opts=(-o "Dir::Etc::sourcelist=$apt/sources.list"
+      -o "Dir::Etc::sourceparts=$apt/sources.list.d"
+      -o "Dir::State::Lists=$apt/lists"
+      -o "Dir::Cache=$apt/cache"
+      -o "APT::Sandbox::User=root")
+info "apt-get update (private source lists in $apt)"
+apt-get "${opts[@]}" -q update > "$apt/update.log" 2>&1 ||
+	die "apt-get update failed, see $apt/update.log"
+cd "$dir"
+apt-get "${opts[@]}" -q source --download-only "linux=$DEB_VERSION" ||
+	die "apt-get source linux=$DEB_VERSION failed: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"

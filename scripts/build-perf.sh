@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build perf out of tree from SRC (default: the work tree) into OUT
+# (default: build/perf), with ccache when it is installed.  Extra make
+# variables (NO_LIBELF=1, EXTRA_CFLAGS=...) may follow.
+#   build-perf.sh [SRC [OUT [VAR=value ...]]]
+set -euo pipefail
+# shellcheck source=config.sh
+. "$(dirname "$0")/config.sh"
+
+src=${1:-$TREE}
+out=${2:-$PERF_OUT}
+shift $(($# > 2 ? 2 : $#))
+log=$out.build.log
+
+mkdir -p "$out"
+cc=(CC=gcc)
+if command -v ccache > /dev/null; then
+	cc=(CC="ccache gcc")
+	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+fi
+
+step "building perf from $src into $out (log: $log)"
+start=$(date +%s)
+# One perf build at a time on this machine (helpers, bisect, sanitizers).
+if ! flock "${TMPDIR:-/tmp}/perf-build.lock" \
+	make -C "$src/tools/perf" O="$out" -j"$(nproc)" "${cc[@]}" "$@" > "$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -n 30 >&2 || true
+	die "perf build failed, see $log"
+fi
+info "built in $(( $(date +%s) - start ))s: $out/perf"
+info "$("$out/perf" version)"

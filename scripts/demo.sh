@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Show the main job on data recorded here: record a small workload with a
+# software event, share-proof it with perf inject --aslr (once the series
+# has it), and compare perf report before and after.
+set -euo pipefail
+# shellcheck source=config.sh
+. "$(dirname "$0")/config.sh"
+
+demo=$BUILD/demo
+mkdir -p "$demo"
+cd "$demo"
+report() { "$PERF" report -i "$1" --stdio --no-children -g none --sort comm,dso,sym 2> /dev/null | grep -v '^#' | sed '/^$/d' | head -n 8; }
+
+step "demo: the patched perf"
+"$PERF" version
+info "series applied to linux $KVER (work tree $TREE, branch $SERIES_BRANCH):"
+git -C "$TREE" log --format='      %h %s' "$BASE_TAG..$SERIES_BRANCH" | tail -n 40
+[ -n "$(git -C "$TREE" log --format=%h "$BASE_TAG..$SERIES_BRANCH")" ] || info "  (no patches yet)"
+
+step "demo: perf record -e task-clock:u -g -- perf test -w sqrtloop"
+"$PERF" record -q -e task-clock:u -g -o perf.data -- "$PERF" test -w sqrtloop 1 > /dev/null 2>&1 ||
+	die "perf record failed in $demo"
+info "recorded $(stat -c %s perf.data) bytes: $demo/perf.data"
+echo "--- perf report (original) ---"
+report perf.data
+
+if "$PERF" inject -h 2>&1 | grep -q -- '--aslr'; then
+	step "demo: perf inject --aslr -i perf.data -o perf.shared.data"
+	"$PERF" inject --aslr -i perf.data -o perf.shared.data
+	echo "--- perf report (perf.shared.data, as the receiver sees it) ---"
+	report perf.shared.data
+	echo "--- user mmaps, before and after ---"
+	"$PERF" script -i perf.data --show-mmap-events 2> /dev/null | grep -m 3 'MMAP' || true
+	"$PERF" script -i perf.shared.data --show-mmap-events 2> /dev/null | grep -m 3 'MMAP' || true
+else
+	info "this perf has no 'perf inject --aslr' yet: the series does not add it so far"
+fi
+
+step "the patched perf is $PERF"

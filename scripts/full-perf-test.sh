@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the whole of `perf test` with PERF from the tree SRC and print one
+# normalised line per test and subtest (see perf-test-results.awk).
+#   full-perf-test.sh PERF SRC
+set -euo pipefail
+
+perf=$1 src=$2
+PATH="$(dirname "$perf"):$PATH"
+export PATH
+here=$(cd "$(dirname "$0")" && pwd)
+cd "$src/tools/perf"
+"$perf" test 2>&1 | awk -f "$here/perf-test-results.awk"

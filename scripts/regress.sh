@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Regression guard: the whole of `perf test` with the pristine v$KVER perf
+# and with the patched perf, on this machine.  Fails if a test (or subtest)
+# that passes with pristine perf fails or skips with the patched one, or
+# if a test only the patched perf has fails.  A test that fails once is run
+# again on its own before it counts (some upstream tests are timing
+# sensitive).  The pristine result is kept in the cache, keyed by the
+# pristine perf binary and the running kernel, and not recomputed.
+set -euo pipefail
+# shellcheck source=config.sh
+. "$(dirname "$0")/config.sh"
+
+pristine_tree=$BUILD/linux-$KVER-pristine
+pristine_out=$BUILD/perf-pristine
+
+if [ ! -e "$pristine_tree/.git" ]; then
+	step "checking out pristine $BASE_TAG into $pristine_tree"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$pristine_tree" "$BASE_TAG"
+fi
+"$TOP/scripts/build-perf.sh" "$pristine_tree" "$pristine_out"
+
+key=$( { sha256sum < "$pristine_out/perf"; uname -r; } | sha256sum | cut -c1-16)
+baseline=$CACHE/regress/pristine-$KVER-$key.txt
+if [ ! -s "$baseline" ]; then
+	step "full perf test, pristine perf (kept as $baseline)"
+	mkdir -p "$CACHE/regress"
+	"$TOP/scripts/full-perf-test.sh" "$pristine_out/perf" "$pristine_tree" > "$baseline.tmp"
+	mv "$baseline.tmp" "$baseline"
+fi
+info "pristine: $(cut -f1 "$baseline" | sort | uniq -c | tr -s ' \n' ' ')"
+
+step "full perf test, patched perf"
+patched=$BUILD/regress-patched.txt
+"$TOP/scripts/full-perf-test.sh" "$PERF" "$TREE" > "$patched"
+info "patched:  $(cut -f1 "$patched" | sort | uniq -c | tr -s ' \n' ' ')"
+
+# Tests to look at again: Ok before and not now, or new and failed.
+suspects=$(awk -F'\t' '
+	NR == FNR { before[$2] = $1; next }
+	($2 in before) && before[$2] == "Ok" && $1 != "Ok" { print $2; next }
+	!($2 in before) && $1 == "FAILED!" { print $2 }' "$baseline" "$patched")
+
+regressions=0
+while IFS= read -r desc; do
+	[ -n "$desc" ] || continue
+	top=${desc%% / *}
+	again=$(cd "$TREE/tools/perf" && PATH="$PERF_OUT:$PATH" "$PERF" test "$top" 2>&1 |
+		awk -f "$TOP/scripts/perf-test-results.awk" | awk -F'\t' -v d="$desc" '$2 == d { print $1 }')
+	if [ "$again" = "Ok" ]; then
+		info "flaky, passes on its own: $desc"
+	else
+		echo "REGRESSION: $desc: ${again:-no result} (pristine: $(awk -F'\t' -v d="$desc" '$2 == d { print $1 }' "$baseline"))"
+		regressions=$((regressions + 1))
+	fi
+done <<< "$suspects"
+
+if [ "$regressions" -gt 0 ]; then
+	die "$regressions tests pass with pristine perf $KVER and not with the series"
+fi
+echo "no regression: every test that passes with pristine perf $KVER passes with the series"

@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Everything `make -f Makefile.series check` tests, on the built perf: the
+# repository's own checks, the workbench's self-tests and the perf tests.
+# One line per test, then the closing line "N passed, N failed, N skipped"
+# (also written to build/test-summary.txt).  Exit 1 on any failure.
+set -euo pipefail
+# shellcheck source=config.sh
+. "$(dirname "$0")/config.sh"
+
+results=$BUILD/test-results.txt
+: > "$results"
+logs=$BUILD/tests
+mkdir -p "$logs"
+
+# check NAME COMMAND...: one repository check, its output in build/tests/.
+check() {
+	local name=$1 log
+	shift
+	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$name").log
+	if "$@" > "$log" 2>&1; then
+		echo "PASS  $name" | tee -a "$results"
+	else
+		echo "FAIL  $name (log: $log)" | tee -a "$results"
+		tail -n 5 "$log" | sed 's/^/      /'
+	fi
+}
+
+step "repository checks"
+check "series: applies with fuzz 0, work tree and tools/ mirror in sync" "$TOP/scripts/check-series.sh"
+check "scripts: shellcheck" bash -c "cd '$TOP' && shellcheck scripts/*.sh .ci/run"
+check "workbench: a tarball with a wrong sha256 is refused" "$TOP/scripts/selftest.sh" bad-tarball
+check "workbench: a patch that needs fuzz is refused" "$TOP/scripts/selftest.sh" fuzz
+check "workbench: a stale tools/ mirror is refused" "$TOP/scripts/selftest.sh" stale-mirror
+
+step "perf tests (patched perf: $("$PERF" version))"
+"$TOP/scripts/run-perf-tests.sh" | tee -a "$results"
+
+passed=$(grep -c '^PASS' "$results" || true)
+failed=$(grep -c '^FAIL' "$results" || true)
+skipped=$(grep -c '^SKIP' "$results" || true)
+summary="$passed passed, $failed failed, $skipped skipped"
+echo "$summary" > "$BUILD/test-summary.txt"
+echo
+[ "$failed" = 0 ] || grep '^FAIL' "$results"
+echo "$summary"
+[ "$failed" = 0 ]

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run perf tests of the patched perf by description, each on its own, and
+# print one result line per test (and subtest):
+#   PASS|FAIL|SKIP  perf test: DESCRIPTION
+# The descriptions come from TESTS (separated by ';'), or else from
+# scripts/perf-tests.list plus the shell tests the series adds.  Output of
+# a failed test goes to build/tests/NAME.log.
+set -euo pipefail
+# shellcheck source=config.sh
+. "$(dirname "$0")/config.sh"
+
+perf=${TEST_PERF:-$PERF}
+src=${TEST_TREE:-$TREE}
+logs=$BUILD/tests
+mkdir -p "$logs"
+
+descriptions() {
+	grep -v '^#' "$TOP/scripts/perf-tests.list" | sed '/^[[:space:]]*$/d'
+	for t in "$TOP"/tools/perf/tests/shell/*.sh; do
+		[ -e "$t" ] || continue
+		sed -n '2s/^# *//p' "$t"
+	done
+}
+
+# Shell tests run "perf" from PATH: make it the perf under test.
+PATH="$(dirname "$perf"):$PATH"
+export PATH
+cd "$src/tools/perf"
+list=$("$perf" test list 2>&1 | grep -E '^ *[0-9]+: ')
+
+if [ -n "${TESTS:-}" ]; then
+	wanted=$(tr ';' '\n' <<< "$TESTS")
+else
+	wanted=$(descriptions)
+fi
+
+while IFS= read -r desc; do
+	num=$(awk -v d="$desc" '{ n = $1; sub(/^ *[0-9]+: /, ""); if ($0 == d) { sub(/:$/, "", n); print n; exit } }' <<< "$list")
+	if [ -z "$num" ]; then
+		echo "FAIL  perf test: $desc (no such test in this perf)"
+		continue
+	fi
+	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$desc").log
+	start=$(date +%s)
+	"$perf" test -v "$num" > "$log" 2>&1 || true
+	secs=$(( $(date +%s) - start ))
+	results=$(awk -f "$TOP/scripts/perf-test-results.awk" "$log")
+	if [ -z "$results" ]; then
+		echo "FAIL  perf test: $desc (no result, log: $log)"
+		continue
+	fi
+	while IFS=$'\t' read -r result name reason; do
+		case "$result" in
+		Ok) echo "PASS  perf test: $name (${secs}s)" ;;
+		Skip) echo "SKIP  perf test: $name (${reason:-skipped})" ;;
+		*) echo "FAIL  perf test: $name (log: $log)" ;;
+		esac
+	done <<< "$results"
+done <<< "$wanted"

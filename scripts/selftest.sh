@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Self-tests of the workbench: each case breaks one thing in a scratch copy
+# and checks that the script guarding against it fails with a clear message.
+#   selftest.sh bad-tarball|fuzz|stale-mirror
+set -euo pipefail
+# shellcheck source=config.sh
+. "$(dirname "$0")/config.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_failure PATTERN COMMAND...: COMMAND must fail, saying PATTERN.
+expect_failure() {
+	local pattern=$1
+	shift
+	if "$@" > "$tmp/out" 2>&1; then
+		echo "unexpected success: $*"
+		exit 1
+	fi
+	grep -q -- "$pattern" "$tmp/out" || { cat "$tmp/out"; echo "no '$pattern' in the message"; exit 1; }
+	echo "refused as expected: $(grep -m1 -- "$pattern" "$tmp/out")"
+}
+
+# A one-hunk patch of tools/perf/util/maps.c in git format-patch form.
+make_patch() {
+	local context=$1
+	cat <<PATCH
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: Self Test <selftest@localhost>
+Date: Sat, 21 Nov 2026 00:00:00 +0000
+Subject: [PATCH] perf maps: Self-test patch
+
+---
+ tools/perf/util/maps.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/tools/perf/util/maps.c b/tools/perf/util/maps.c
+--- a/tools/perf/util/maps.c
++++ b/tools/perf/util/maps.c
+@@ -1,5 +1,6 @@
+ // SPDX-License-Identifier: GPL-2.0
++/* self-test */
+ #include <errno.h>
+ #include <stdlib.h>
+ #include <linux/zalloc.h>
+$context
+PATCH
+}
+
+case "${1:-}" in
+bad-tarball)
+	head -c 4096 /dev/urandom > "$tmp/$TARBALL_NAME"
+	KERNEL_TARBALL=$tmp/$TARBALL_NAME expect_failure "sha256 is" "$TOP/scripts/fetch-tarball.sh"
+	;;
+fuzz)
+	mkdir -p "$tmp/patches"
+	# The last context line differs from the tree: applies only with fuzz.
+	make_patch ' #include "debug.h"  /* not the tree'"'"'s line */' > "$tmp/patches/0001-selftest.patch"
+	echo 0001-selftest.patch > "$tmp/patches/series"
+	PATCHES=$tmp/patches expect_failure "fuzz" "$TOP/scripts/check-series.sh"
+	;;
+stale-mirror)
+	mkdir -p "$tmp/mirror/tools/perf/tests/shell"
+	cp -r "$PATCHES" "$tmp/patches"
+	[ ! -d "$MIRROR/tools" ] || cp -r "$MIRROR/tools" "$tmp/mirror/"
+	echo '# stale' > "$tmp/mirror/tools/perf/tests/shell/stale.sh"
+	PATCHES=$tmp/patches MIRROR=$tmp/mirror expect_failure "mirror is stale" "$TOP/scripts/check-series.sh"
+	;;
+*)
+	die "usage: selftest.sh bad-tarball|fuzz|stale-mirror"
+	;;
+esac

@@ -6,7 +6,7 @@
 # commits or changes of the work tree that were never exported (FORCE=1
 # does it anyway).
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 series=$PATCHES/series

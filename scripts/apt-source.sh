@@ -4,7 +4,7 @@
 # dsc) into DIR with apt, through a private apt configuration whose deb-src
 # entries are derived from the machine's own Debian mirror.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 dir=${1:?usage: apt-source.sh DIR}

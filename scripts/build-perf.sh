@@ -5,7 +5,7 @@
 # variables (NO_LIBELF=1, EXTRA_CFLAGS=...) may follow.
 #   build-perf.sh [SRC [OUT [VAR=value ...]]]
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 src=${1:-$TREE}

@@ -5,7 +5,7 @@
 # source package, or DEBIAN_TREE=/path given by the user) with patch -p1
 # at fuzz 0, report every offset or conflict by patch name, and build perf.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 tree=${DEBIAN_TREE:-$BUILD/debian/linux-$KVER}
@@ -21,10 +21,10 @@ if [ -z "${DEBIAN_TREE:-}" ]; then
 		mkdir -p "$(dirname "$tree")"
 		dpkg-source -q -x "$dsc" "$tree" > "$BUILD/debian-unpack.log" 2>&1 ||
 			die "dpkg-source -x failed, see $BUILD/debian-unpack.log"
-		info "$(grep -vc '^#' "$tree/debian/patches/series") Debian patches applied"
+		info "$(grep -c '^[^#[:space:]]' "$tree/debian/patches/series") Debian patches applied"
 		# the series goes on a copy of each file it touches, kept pristine here
 		git -C "$tree" init -q
-		git -C "$tree" add -A tools
+		git -C "$tree" add -f -A tools
 		git -C "$tree" -c user.name=check-debian -c user.email=check-debian@localhost \
 			commit -q -m "Debian linux $DEB_VERSION, tools/"
 		touch "$tree/.series-base"

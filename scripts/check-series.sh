@@ -5,7 +5,7 @@
 # built from ($APPLIED_TAG), and the tools/ mirror holds exactly the files
 # the series adds, as the series adds them.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 export PATCHES
 

@@ -4,7 +4,7 @@
 # software event, share-proof it with perf inject --aslr (once the series
 # has it), and compare perf report before and after.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 demo=$BUILD/demo

@@ -6,7 +6,7 @@
 # by its name without the number), a new patch joins the group of the
 # patch before it.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 git=(git -C "$TREE" -c user.name=perf-aslr-series -c user.email=series@localhost)

@@ -4,7 +4,7 @@
 #   KERNEL_TARBALL=/path    use this file
 #   otherwise               the cache, then Debian's source archive (apt)
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 verify() {

@@ -3,7 +3,7 @@
 # Install, with apt and by package name, what it takes to fetch, patch,
 # build (full-featured) and test perf.  Installs only what is missing.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 packages=(

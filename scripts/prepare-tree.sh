@@ -4,7 +4,7 @@
 # first commit is tagged v$KVER.  With KERNEL_DIR, the user's own v$KVER
 # tree is used in place (a git repository is made of it if it is none).
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 # Reproducible commits: the same tree gives the same commit ids anywhere,

@@ -8,7 +8,7 @@
 # sensitive).  The pristine result is kept in the cache, keyed by the
 # pristine perf binary and the running kernel, and not recomputed.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 pristine_tree=$BUILD/linux-$KVER-pristine

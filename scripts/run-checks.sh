@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Everything `make -f Makefile.series check` tests, on the built perf: the
-# repository's own checks, the workbench's self-tests and the perf tests.
+# repository's own checks, the workbench's self-tests, the perf tests and
+# the regression guard (scripts/regress.sh).
 # One line per test, then the closing line "N passed, N failed, N skipped"
 # (also written to build/test-summary.txt).  Exit 1 on any failure.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 results=$BUILD/test-results.txt
@@ -13,28 +14,31 @@ results=$BUILD/test-results.txt
 logs=$BUILD/tests
 mkdir -p "$logs"
 
-# check NAME COMMAND...: one repository check, its output in build/tests/.
+# check NAME COMMAND...: one check; its output is shown indented and kept
+# in build/tests/.
 check() {
 	local name=$1 log
 	shift
 	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$name").log
-	if "$@" > "$log" 2>&1; then
+	if "$@" 2>&1 | tee "$log" | sed 's/^/      /'; then
 		echo "PASS  $name" | tee -a "$results"
 	else
 		echo "FAIL  $name (log: $log)" | tee -a "$results"
-		tail -n 5 "$log" | sed 's/^/      /'
 	fi
 }
 
 step "repository checks"
 check "series: applies with fuzz 0, work tree and tools/ mirror in sync" "$TOP/scripts/check-series.sh"
-check "scripts: shellcheck" bash -c "cd '$TOP' && shellcheck scripts/*.sh .ci/run"
+check "scripts: shellcheck" bash -c "cd '$TOP' && shellcheck -x scripts/*.sh .ci/run"
 check "workbench: a tarball with a wrong sha256 is refused" "$TOP/scripts/selftest.sh" bad-tarball
 check "workbench: a patch that needs fuzz is refused" "$TOP/scripts/selftest.sh" fuzz
 check "workbench: a stale tools/ mirror is refused" "$TOP/scripts/selftest.sh" stale-mirror
 
 step "perf tests (patched perf: $("$PERF" version))"
 "$TOP/scripts/run-perf-tests.sh" | tee -a "$results"
+
+step "regression guard: the whole of perf test, pristine and patched"
+check "regress: every perf test that passes with pristine $KVER passes with the series" "$TOP/scripts/regress.sh"
 
 passed=$(grep -c '^PASS' "$results" || true)
 failed=$(grep -c '^FAIL' "$results" || true)

@@ -7,7 +7,7 @@
 # scripts/perf-tests.list plus the shell tests the series adds.  Output of
 # a failed test goes to build/tests/NAME.log.
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 perf=${TEST_PERF:-$PERF}

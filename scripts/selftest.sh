@@ -4,7 +4,7 @@
 # and checks that the script guarding against it fails with a clear message.
 #   selftest.sh bad-tarball|fuzz|stale-mirror
 set -euo pipefail
-# shellcheck source=config.sh
+# shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 tmp=$(mktemp -d)

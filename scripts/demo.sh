@@ -14,7 +14,9 @@ report() { "$PERF" report -i "$1" --stdio --no-children -g none --sort comm,dso,
 
 step "demo: the patched perf"
 "$PERF" version
-info "series applied to linux $KVER (work tree $TREE, branch $SERIES_BRANCH):"
+n=$(grep -c '^[^#[:space:]]' "$PATCHES/series" || true)
+info "perf-aslr-series: $n patches on linux $KVER, series hash $(series_stamp | cut -c1-12)"
+info "work tree $TREE, branch $SERIES_BRANCH:"
 git -C "$TREE" log --format='      %h %s' "$BASE_TAG..$SERIES_BRANCH" | tail -n 40
 [ -n "$(git -C "$TREE" log --format=%h "$BASE_TAG..$SERIES_BRANCH")" ] || info "  (no patches yet)"
 

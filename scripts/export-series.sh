@@ -20,26 +20,25 @@ trap 'rm -rf "$tmp"' EXIT
 
 step "exporting $BASE_TAG..$SERIES_BRANCH to patches/"
 "${git[@]}" format-patch -q --zero-commit --no-signature --no-numbered \
-	--no-renames --stat=72 -o "$tmp" "$BASE_TAG..$SERIES_BRANCH" > /dev/null
+	--no-renames --stat=72 --filename-max-length=100 -o "$tmp" "$BASE_TAG..$SERIES_BRANCH" > /dev/null
 
 # series: new patch names, old group comments.
 touch "$PATCHES/series"
 find "$tmp" -name '*.patch' -printf '%f\n' | sort | awk '
 	NR == FNR {
-		if ($0 ~ /^#/) { group = group $0 "\n"; next }
-		if (NF == 0) { next }
+		if ($0 ~ /^#/ || NF == 0) { group = group $0 "\n"; next }
 		name = $1; sub(/^[0-9]+-/, "", name)
-		first[name] = group; group = ""
+		first[name] = group; group = ""; old_patches++
 		next
 	}
+	FNR == 1 && !old_patches { printf "%s", group; group = "" }
 	{
 		name = $0; sub(/^[0-9]+-/, "", name)
-		if (name in first && first[name] != "") {
-			if (printed) printf "\n"
+		if (name in first)
 			printf "%s", first[name]
-		}
-		print; printed = 1
-	}' "$PATCHES/series" - > "$tmp/series"
+		print
+	}
+	END { printf "%s", group }' "$PATCHES/series" - > "$tmp/series"
 
 rm -f "$PATCHES"/*.patch
 mv "$tmp"/*.patch "$PATCHES/" 2> /dev/null || true

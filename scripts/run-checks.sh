@@ -29,6 +29,7 @@ check() {
 
 step "repository checks"
 check "series: applies with fuzz 0, work tree and tools/ mirror in sync" "$TOP/scripts/check-series.sh"
+check "series: checkpatch.pl --strict on every patch" "$TOP/scripts/checkpatch-series.sh"
 check "scripts: shellcheck" bash -c "cd '$TOP' && shellcheck -x scripts/*.sh .ci/run"
 check "workbench: a tarball with a wrong sha256 is refused" "$TOP/scripts/selftest.sh" bad-tarball
 check "workbench: a patch that needs fuzz is refused" "$TOP/scripts/selftest.sh" fuzz

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the tree's scripts/checkpatch.pl --strict on every patch of the
+# series.  A remaining message is accepted only when patches/checkpatch.allow
+# justifies it, one line each:
+#   PATCH-GLOB<TAB>MESSAGE-REGEX<TAB>why it stays
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=config.sh
+. "$(dirname "$0")/config.sh"
+
+allow=$PATCHES/checkpatch.allow
+checkpatch=$TREE/scripts/checkpatch.pl
+[ -x "$checkpatch" ] || die "$checkpatch not found: make -f Makefile.series tree"
+
+fail=0 n=0
+while read -r p _; do
+	case "$p" in ''|\#*) continue ;; esac
+	n=$((n + 1))
+	# Patches carry Assisted-by and no Signed-off-by: the mail step signs.
+	msgs=$(cd "$TREE"
+	       ./scripts/checkpatch.pl --strict --no-signoff --terse --show-types \
+		       "$PATCHES/$p" 2>&1 | grep -E ': (ERROR|WARNING|CHECK):' || true)
+	while IFS= read -r m; do
+		[ -n "$m" ] || continue
+		why=''
+		if [ -f "$allow" ]; then
+			why=$(awk -F'\t' -v p="$p" -v m="$m" '
+				/^#/ || NF < 3 { next }
+				{ g = $1; gsub(/\./, "\\.", g); gsub(/\*/, ".*", g) }
+				p ~ ("^" g "$") && m ~ $2 { print $3; exit }' "$allow")
+		fi
+		if [ -n "$why" ]; then
+			info "$p: allowed: ${m#*: } ($why)"
+		else
+			echo "$p: ${m#*: }"
+			fail=1
+		fi
+	done <<< "$msgs"
+done < "$PATCHES/series"
+
+[ "$fail" = 0 ] || die "checkpatch --strict: fix the messages above, or justify them in patches/checkpatch.allow"
+echo "checkpatch --strict: $n patches clean"

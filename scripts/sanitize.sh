@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the patched perf with a sanitizer and run the perf tests that
+# exercise what it checks; any sanitizer report fails the test.
+#   sanitize.sh tsan    ThreadSanitizer: the concurrent maps tests
+#   sanitize.sh asan    AddressSanitizer + UBSan: the series' shell tests
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=config.sh
+. "$(dirname "$0")/config.sh"
+
+kind=${1:-}
+case "$kind" in
+tsan)
+	flags="-fsanitize=thread -O1 -g"
+	export TSAN_OPTIONS="halt_on_error=1 exitcode=66"
+	tests="maps__mutate_mapping;maps__mutate_mapping threaded"
+	;;
+asan)
+	flags="-fsanitize=address,undefined -fno-omit-frame-pointer -O1 -g"
+	export ASAN_OPTIONS="halt_on_error=1 detect_leaks=0" UBSAN_OPTIONS="halt_on_error=1 print_stacktrace=1"
+	tests=$(for t in "$MIRROR"/tools/perf/tests/shell/*.sh; do
+			[ ! -e "$t" ] || sed -n '2s/^# *//p' "$t"
+		done | paste -sd ';')
+	;;
+*)
+	die "usage: sanitize.sh tsan|asan"
+	;;
+esac
+
+out=$BUILD/perf-$kind
+"$TOP/scripts/build-perf.sh" "$TREE" "$out" EXTRA_CFLAGS="$flags" LDFLAGS="${flags%% *}"
+[ -n "$tests" ] || { echo "no tests for $kind yet"; exit 0; }
+step "perf tests under $kind"
+results=$(TEST_PERF=$out/perf TESTS=$tests "$TOP/scripts/run-perf-tests.sh")
+echo "$results"
+! grep -q '^FAIL' <<< "$results"

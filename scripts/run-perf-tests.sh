@@ -16,11 +16,21 @@ logs=$BUILD/tests
 mkdir -p "$logs"
 
 descriptions() {
-	grep -v '^#' "$TOP/scripts/perf-tests.list" | sed '/^[[:space:]]*$/d'
+	grep -v '^#' "$TOP/scripts/perf-tests.list" | sed '/^[[:space:]]*$/d' | cut -f1
 	for t in "$TOP"/tools/perf/tests/shell/*.sh; do
 		[ -e "$t" ] || continue
 		sed -n '2s/^# *//p' "$t"
 	done
+}
+
+# Why a test skipped, when perf test does not say: the test's own "skipping"
+# line, else the note after a TAB in perf-tests.list.
+skip_reason() {
+	local desc=$1 log=$2 why
+
+	why=$(grep -i 'skipping' "$log" | tail -n 1 || true)
+	[ -n "$why" ] || why=$(awk -F'\t' -v d="$desc" '$1 == d && NF > 1 { print $2 }' "$TOP/scripts/perf-tests.list")
+	echo "${why:-no reason given}"
 }
 
 # Shell tests run "perf" from PATH: make it the perf under test.
@@ -53,7 +63,7 @@ while IFS= read -r desc; do
 	while IFS=$'\t' read -r result name reason; do
 		case "$result" in
 		Ok) echo "PASS  perf test: $name (${secs}s)" ;;
-		Skip) echo "SKIP  perf test: $name (${reason:-skipped})" ;;
+		Skip) echo "SKIP  perf test: $name (${reason:-$(skip_reason "$desc" "$log")})" ;;
 		*) echo "FAIL  perf test: $name (log: $log)" ;;
 		esac
 	done <<< "$results"

@@ -1,0 +1,279 @@
+#!/bin/bash
+# perf aslr leak checker
+# SPDX-License-Identifier: GPL-2.0
+#
+# Test tests/shell/lib/aslr_audit.py, the checker that looks for addresses
+# of the recording machine in a perf.data that is meant to be shared.
+
+set -e
+
+shelldir=$(dirname "$0")
+# shellcheck source=lib/setup_python.sh
+. "${shelldir}"/lib/setup_python.sh
+audit="${shelldir}/lib/aslr_audit.py"
+
+err=0
+tmpdir=$(mktemp -d /tmp/__perf_test.aslr_audit.XXXXX)
+orig="${tmpdir}/orig.data"
+pipe="${tmpdir}/pipe.data"
+log="${tmpdir}/log"
+mkdata="${tmpdir}/mkdata.py"
+
+cleanup() {
+  rm -rf "${tmpdir}"
+  trap - EXIT TERM INT
+}
+
+trap_cleanup() {
+  echo "Unexpected signal in ${FUNCNAME[1]}"
+  cleanup
+  exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+# Write a minimal synthetic perf.data: one attr, a kernel MMAP per --kmap,
+# an MMAP2 per --map, one SAMPLE whose callchain holds the --word values
+# and the HOSTNAME (--hostname) and SAMPLE_TIME features; the latter
+# holds the --feature-word value and, as HOSTNAME is 68 bytes long, does
+# not start 8-byte aligned.  Prints the file offsets of the words.
+cat > "${mkdata}" <<'EOF'
+import struct
+import sys
+
+args = sys.argv[1:]
+path = args.pop(0)
+endian = '<'
+host = 'aslr-test'
+maps, kmaps, words, fwords = [], [], [], []
+while args:
+    opt = args.pop(0)
+    if opt == '--be':
+        endian = '>'
+        continue
+    if opt == '--hostname':
+        host = args.pop(0)
+        continue
+    val = int(args.pop(0), 0)
+    if opt == '--map':
+        maps.append((val, int(args.pop(0), 0)))
+    elif opt == '--kmap':
+        kmaps.append((val, int(args.pop(0), 0)))
+    elif opt == '--word':
+        words.append(val)
+    else:
+        fwords.append(val)
+
+
+def pk(fmt, *vals):
+    return struct.pack(endian + fmt, *vals)
+
+
+def name(text):
+    raw = text.encode() + b'\0'
+    return raw + b'\0' * (-len(raw) % 8)
+
+
+def record(rtype, misc, body):
+    return pk('IHH', rtype, misc, 8 + len(body)) + body
+
+
+ATTR = 104
+DATA = ATTR + 144 + 8
+attr = pk('IIQQQ', 1, 128, 0, 4000, 0x1 | 0x2 | 0x4 | 0x20).ljust(128, b'\0')
+attr += pk('QQ', ATTR + 144, 8)
+data = b''
+for start, length in kmaps:
+    data += record(1, 1, pk('IIQQQ', 0xffffffff, 0, start, length, start) +
+                   name('[kernel.kallsyms]_text'))
+for start, length in maps:
+    data += record(10, 2, pk('IIQQQIIQQII', 1234, 1234, start, length, 0,
+                             0, 0, 0, 0, 5, 2) + name('/usr/bin/true'))
+sample = DATA + len(data)
+data += record(9, 2, pk('QIIQQ', 0x2000, 1234, 1234, 1000, len(words)) +
+               b''.join(pk('Q', w) for w in words))
+for i in range(len(words)):
+    print('word', i, sample + 40 + 8 * i)
+table = DATA + len(data)
+hostname = table + 32
+sample_time = hostname + 68
+print('feature', sample_time)
+print('hostname', hostname + 4)
+feats = pk('I', 64) + host.encode().ljust(64, b'\0')
+feats += pk('QQ', (fwords + [0])[0], 0)
+header = pk('QQQQQQQQQ', 0x32454c4946524550, 104, 144, ATTR, 144,
+            DATA, len(data), 0, 0)
+header += pk('QQQQ', (1 << 3) | (1 << 21), 0, 0, 0)
+with open(path, 'wb') as file:
+    file.write(header + attr + pk('Q', 1) + data +
+               pk('QQQQ', hostname, 68, sample_time, 16) + feats)
+EOF
+
+fail() {
+  echo "$1 [Failed]"
+  cat "${log}"
+  err=1
+}
+
+# Run the checker, expect exit code $1, output in ${log}.
+expect() {
+  local want=$1 rc=0
+  shift
+  $PYTHON "${audit}" "$@" > "${log}" 2>&1 || rc=$?
+  if grep -q Traceback "${log}"; then
+    echo "aslr_audit.py $* raised a Python exception"
+    return 1
+  fi
+  if [ "${rc}" != "${want}" ]; then
+    echo "aslr_audit.py $* exited ${rc}, expected ${want}"
+    return 1
+  fi
+  return 0
+}
+
+# Offset of the first hit, as printed by the checker.
+first_hit() {
+  grep -m1 -o '^0x[0-9a-f]*' "${log}"
+}
+
+test_recorded() {
+  echo "Recorded files leak"
+  if ! perf record -g -e task-clock -o "${orig}" perf test -w noploop \
+       > /dev/null 2>&1
+  then
+    echo "Skip: perf record -e task-clock failed on this machine"
+    cleanup
+    exit 2
+  fi
+  expect 1 "${orig}" "${orig}" || { fail "unmodified file"; return; }
+  grep -q "PERF_RECORD_SAMPLE" "${log}" || fail "no sample hit"
+  perf inject -i "${orig}" -o "${tmpdir}/inject.data"
+  expect 1 "${orig}" "${tmpdir}/inject.data" || fail "perf inject output"
+
+  perf record -g -e task-clock -o - perf test -w thloop > "${pipe}" \
+    2> /dev/null
+  expect 1 "${pipe}" "${pipe}" || { fail "unmodified pipe file"; return; }
+  grep -q "PERF_RECORD_MMAP" "${log}" || fail "no mmap hit in pipe file"
+  expect 1 -q "${pipe}" "${pipe}" || fail "-q"
+  grep -qx '[1-9][0-9]*' "${log}" || fail "-q does not print a count"
+  echo "Recorded files leak [Done]"
+}
+
+test_planted() {
+  local addr off want
+  echo "Planted address"
+  expect 1 -v "${orig}" "${orig}" || { fail "-v"; return; }
+  # start of the first user map of the recording
+  addr=$(grep -m1 -o '(pid [0-9]*) \[0x[0-9a-f]*' "${log}" | \
+         sed 's/.*\[//')
+  if [ -z "${addr}" ]; then
+    fail "no user map in -v output"
+    return
+  fi
+
+  $PYTHON "${mkdata}" "${tmpdir}/clean.data" --map 0x100000000000 0x10000 \
+    --word 0x100000000123 > /dev/null
+  expect 0 "${orig}" "${tmpdir}/clean.data" || fail "clean file"
+
+  $PYTHON "${mkdata}" "${tmpdir}/rec.data" --map 0x100000000000 0x10000 \
+    --word 0x100000000123 --word "${addr}" > "${tmpdir}/offs"
+  want=$(awk '$1 == "word" && $2 == 1 { printf "0x%08x\n", $3 }' \
+         "${tmpdir}/offs")
+  expect 1 "${orig}" "${tmpdir}/rec.data" || fail "address in a record"
+  off=$(first_hit)
+  [ "${off}" = "${want}" ] || fail "record hit at ${off}, planted at ${want}"
+  grep -q "1 leak" "${log}" || fail "more than the planted record hit"
+  grep -q "PERF_RECORD_SAMPLE #1" "${log}" || fail "record not named"
+
+  $PYTHON "${mkdata}" "${tmpdir}/feat.data" --map 0x100000000000 0x10000 \
+    --feature-word "${addr}" > "${tmpdir}/offs"
+  want=$(awk '$1 == "feature" { printf "0x%08x\n", $2 }' "${tmpdir}/offs")
+  expect 1 "${orig}" "${tmpdir}/feat.data" || fail "address in a feature"
+  off=$(first_hit)
+  [ "${off}" = "${want}" ] || fail "feature hit at ${off}, planted at ${want}"
+  grep -q "1 leak" "${log}" || fail "more than the planted feature hit"
+  grep -q "HEADER_SAMPLE_TIME" "${log}" || fail "feature not named"
+
+  # an address written as text
+  $PYTHON "${mkdata}" "${tmpdir}/text.data" --map 0x100000000000 0x10000 \
+    --hostname "${addr}" > "${tmpdir}/offs"
+  want=$(awk '$1 == "hostname" { printf "0x%08x\n", $2 }' "${tmpdir}/offs")
+  expect 1 "${orig}" "${tmpdir}/text.data" || fail "address as text"
+  off=$(first_hit)
+  [ "${off}" = "${want}" ] || fail "text hit at ${off}, planted at ${want}"
+  grep -q "1 leak" "${log}" || fail "more than the planted text hit"
+  grep -q "HEADER_HOSTNAME" "${log}" || fail "text feature not named"
+
+  # big endian files
+  $PYTHON "${mkdata}" "${tmpdir}/be-orig.data" --be \
+    --map 0x7f1234560000 0x10000 > /dev/null
+  $PYTHON "${mkdata}" "${tmpdir}/be-out.data" --be \
+    --map 0x100000000000 0x10000 --word 0x7f1234561234 > "${tmpdir}/offs"
+  want=$(awk '$1 == "word" { printf "0x%08x\n", $3 }' "${tmpdir}/offs")
+  expect 1 "${tmpdir}/be-orig.data" "${tmpdir}/be-out.data" || \
+    fail "big endian"
+  [ "$(first_hit)" = "${want}" ] || fail "big endian offset"
+  echo "Planted address [Done]"
+}
+
+test_not_leaks() {
+  local kstart=0xffffffff9a000000 klen=0x65ffffff
+  echo "Non-leaks are not flagged"
+  # The original kernel map runs to the top of the address space, as
+  # kernel maps do, and covers the markers and the vsyscall page.
+  $PYTHON "${mkdata}" "${tmpdir}/korig.data" --kmap ${kstart} ${klen} \
+    --map 0x7f0000000000 0x100000 > /dev/null
+  # PERF_CONTEXT_USER, PERF_CONTEXT_KERNEL, vsyscall, a small value and
+  # a value in a canonical map that overlaps an original one
+  $PYTHON "${mkdata}" "${tmpdir}/kout.data" --kmap 0xffffffff81000000 \
+    0x2000000 --map 0x7f0000080000 0x100000 \
+    --word 0xfffffffffffffe00 --word 0xffffffffffffff80 \
+    --word 0xffffffffff600400 --word 0x1000 \
+    --word 0x7f0000090000 --word 0xffffffff81001234 > /dev/null
+  expect 0 "${tmpdir}/korig.data" "${tmpdir}/kout.data" || \
+    fail "non-leaks flagged"
+  grep -q "warning: canonical ranges overlap" "${log}" || \
+    fail "no overlap warning"
+  # ... while a kernel address of the original map is found
+  $PYTHON "${mkdata}" "${tmpdir}/kout2.data" --kmap 0xffffffff81000000 \
+    0x2000000 --word 0xfffffffffffffe00 --word 0xffffffff9a001234 \
+    > /dev/null
+  expect 1 "${tmpdir}/korig.data" "${tmpdir}/kout2.data" || \
+    fail "kernel address not found"
+  grep -q "1 leak" "${log}" || fail "more than the kernel address hit"
+  echo "Non-leaks are not flagged [Done]"
+}
+
+test_corrupt() {
+  local size
+  echo "Corrupt input"
+  size=$(stat -c %s "${orig}")
+  head -c $((size / 2)) "${orig}" > "${tmpdir}/trunc.data"
+  expect 2 "${orig}" "${tmpdir}/trunc.data" || fail "truncated file"
+  grep -q "trunc.data: offset" "${log}" || fail "truncation not located"
+
+  size=$(stat -c %s "${pipe}")
+  head -c $((size - 4)) "${pipe}" > "${tmpdir}/trunc-pipe.data"
+  expect 2 "${tmpdir}/trunc-pipe.data" "${pipe}" || fail "truncated pipe"
+
+  # record size 0: the first record of the synthetic file is at 256
+  cp "${tmpdir}/clean.data" "${tmpdir}/zero.data"
+  printf '\0\0' | dd of="${tmpdir}/zero.data" bs=1 seek=262 conv=notrunc \
+    status=none
+  expect 2 "${orig}" "${tmpdir}/zero.data" || fail "record size 0"
+  grep -q "invalid size 0" "${log}" || fail "record size 0 not reported"
+
+  head -c 100 /dev/zero > "${tmpdir}/garbage.data"
+  expect 2 "${orig}" "${tmpdir}/garbage.data" || fail "garbage file"
+  : > "${tmpdir}/empty.data"
+  expect 2 "${tmpdir}/empty.data" "${orig}" || fail "empty file"
+  expect 2 "${orig}" "${tmpdir}/missing.data" || fail "missing file"
+  echo "Corrupt input [Done]"
+}
+
+test_recorded
+test_planted
+test_not_leaks
+test_corrupt
+
+cleanup
+exit ${err}

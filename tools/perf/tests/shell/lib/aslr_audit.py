@@ -1,0 +1,573 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check a perf.data file for addresses of the machine it was recorded on.
+
+Usage: aslr_audit.py [-q | -v] ORIG.data OUT.data
+
+ORIG is the file as recorded, OUT the file meant to be shared (e.g. the
+output of a tool that rewrites addresses into a canonical layout).  The
+address ranges of the recording machine are taken from the MMAP, MMAP2,
+KSYMBOL and TEXT_POKE records of ORIG (user maps of every pid, the kernel
+map, modules, BPF programs and trampolines).  The canonical ranges are
+taken from the same records of OUT.
+
+Every 8-byte word of OUT (the whole file: header, attrs, data section,
+feature sections) is read as little and as big endian and each value that
+lies in an ORIG range is reported as a leak.  Words are taken at 8-byte
+aligned file offsets and, for regions that do not start 8-byte aligned
+(e.g. build-id entries, feature sections), at offsets aligned to the start
+of the region.  Hexadecimal numbers in text (e.g. /proc/kallsyms copied
+into tracing data) are checked too.
+
+Not reported, as they are not leaks:
+ - values below 0x10000 (or --min-addr): nothing can be mapped there
+   (vm.mmap_min_addr), while sizes, counts, pids and flags are small
+   numbers.  Non-PIE executables are mapped at fixed low addresses
+   (0x400000 on x86-64): ordinary numbers may then match; their address
+   is not randomized anyway, --min-addr 0x100000000 ignores them,
+ - PERF_CONTEXT_* callchain markers (values >= (u64)-4095),
+ - the x86-64 vsyscall page, at the same address on every machine,
+ - values inside OUT's own (canonical) ranges; when a canonical range
+   overlaps an original range a warning says so, values there cannot be
+   told apart,
+ - words overlapping build-id bytes, which are hashes, not addresses.
+
+Exit status: 0 no leak found, 1 leaks found, 2 unreadable/corrupt input.
+"""
+
+import argparse
+import bisect
+import os
+import re
+import struct
+import sys
+from collections import namedtuple
+
+MIN_ADDR = 0x10000
+CONTEXT_MAX = (1 << 64) - 4095
+VSYSCALL = (0xffffffffff600000, 0xffffffffff601000)
+MAX_HITS = 50
+SCAN_CHUNK = 1 << 20
+U64_MAX = (1 << 64) - 1
+
+MAGIC = b'PERFILE2'
+MAGIC_SWAPPED = b'2ELIFREP'
+FILE_HEADER_SIZE = 104
+PIPE_HEADER_SIZE = 16
+
+RECORD_NAMES = {
+    1: 'MMAP', 2: 'LOST', 3: 'COMM', 4: 'EXIT', 5: 'THROTTLE',
+    6: 'UNTHROTTLE', 7: 'FORK', 8: 'READ', 9: 'SAMPLE', 10: 'MMAP2',
+    11: 'AUX', 12: 'ITRACE_START', 13: 'LOST_SAMPLES', 14: 'SWITCH',
+    15: 'SWITCH_CPU_WIDE', 16: 'NAMESPACES', 17: 'KSYMBOL',
+    18: 'BPF_EVENT', 19: 'CGROUP', 20: 'TEXT_POKE',
+    21: 'AUX_OUTPUT_HW_ID',
+    64: 'HEADER_ATTR', 65: 'HEADER_EVENT_TYPE',
+    66: 'HEADER_TRACING_DATA', 67: 'HEADER_BUILD_ID',
+    68: 'FINISHED_ROUND', 69: 'ID_INDEX', 70: 'AUXTRACE_INFO',
+    71: 'AUXTRACE', 72: 'AUXTRACE_ERROR', 73: 'THREAD_MAP',
+    74: 'CPU_MAP', 75: 'STAT_CONFIG', 76: 'STAT', 77: 'STAT_ROUND',
+    78: 'EVENT_UPDATE', 79: 'TIME_CONV', 80: 'HEADER_FEATURE',
+    81: 'COMPRESSED', 82: 'FINISHED_INIT',
+}
+REC_MMAP = 1
+REC_MMAP2 = 10
+REC_KSYMBOL = 17
+REC_TEXT_POKE = 20
+REC_TRACING_DATA = 66
+REC_BUILD_ID = 67
+REC_AUXTRACE = 71
+REC_FEATURE = 80
+REC_COMPRESSED = 81
+
+# enum in tools/perf/util/header.h
+FEATURE_NAMES = [
+    'HEADER_RESERVED', 'HEADER_TRACING_DATA', 'HEADER_BUILD_ID',
+    'HEADER_HOSTNAME', 'HEADER_OSRELEASE', 'HEADER_VERSION', 'HEADER_ARCH',
+    'HEADER_NRCPUS', 'HEADER_CPUDESC', 'HEADER_CPUID', 'HEADER_TOTAL_MEM',
+    'HEADER_CMDLINE', 'HEADER_EVENT_DESC', 'HEADER_CPU_TOPOLOGY',
+    'HEADER_NUMA_TOPOLOGY', 'HEADER_BRANCH_STACK', 'HEADER_PMU_MAPPINGS',
+    'HEADER_GROUP_DESC', 'HEADER_AUXTRACE', 'HEADER_STAT', 'HEADER_CACHE',
+    'HEADER_SAMPLE_TIME', 'HEADER_MEM_TOPOLOGY', 'HEADER_CLOCKID',
+    'HEADER_DIR_FORMAT', 'HEADER_BPF_PROG_INFO', 'HEADER_BPF_BTF',
+    'HEADER_COMPRESSED', 'HEADER_CPU_PMU_CAPS', 'HEADER_CLOCK_DATA',
+    'HEADER_HYBRID_TOPOLOGY', 'HEADER_PMU_CAPS',
+]
+FEAT_BUILD_ID = 2
+
+CPUMODE_KERNEL = 1
+CPUMODE_GUEST_KERNEL = 4
+MISC_MMAP_BUILD_ID = 1 << 14
+
+HEX_RE = re.compile(rb'(?<![0-9A-Za-z_])(?:0[xX])?([0-9a-fA-F]{8,16})'
+                    rb'(?![0-9A-Za-z_])')
+
+
+class AuditError(Exception):
+    """Unreadable or corrupt input."""
+
+
+def record_name(rtype):
+    """Name of a perf record type."""
+    name = RECORD_NAMES.get(rtype)
+    return f'PERF_RECORD_{name}' if name else f'record type {rtype}'
+
+
+def feature_name(feat):
+    """Name of a header feature bit."""
+    if 0 <= feat < len(FEATURE_NAMES):
+        return FEATURE_NAMES[feat]
+    return f'header feature {feat}'
+
+
+def cstring(buf, start, end):
+    """NUL terminated string in buf[start:end]."""
+    raw = buf[start:end].split(b'\0', 1)[0]
+    return raw.decode('utf-8', 'replace')
+
+
+class Mapping(namedtuple('Mapping', 'start end what pid')):
+    """An address range found in a perf.data file."""
+
+    def describe(self, with_range=True):
+        """Human readable description of the range."""
+        owner = 'kernel' if self.pid in (None, 0xffffffff) else \
+            f'pid {self.pid}'
+        if not with_range:
+            return f'{self.what} ({owner})'
+        return f'{self.what} ({owner}) [{self.start:#x}-{self.end:#x})'
+
+
+class Ranges:
+    """Set of address ranges with fast membership lookup."""
+
+    def __init__(self, maps):
+        self.maps = sorted(maps, key=lambda m: (m.start, m.end))
+        merged = []
+        for mapping in self.maps:
+            if merged and mapping.start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], mapping.end)
+            else:
+                merged.append([mapping.start, mapping.end])
+        self.merged = merged
+        self.starts = [r[0] for r in merged]
+        self.lowest = merged[0][0] if merged else U64_MAX + 1
+
+    def __contains__(self, value):
+        i = bisect.bisect_right(self.starts, value) - 1
+        return i >= 0 and value < self.merged[i][1]
+
+    def find(self, value):
+        """The first mapping containing value."""
+        for mapping in self.maps:
+            if mapping.start > value:
+                break
+            if value < mapping.end:
+                return mapping
+        return None
+
+    def overlap(self, other):
+        """Intersections of two range sets."""
+        out = []
+        for start, end in self.merged:
+            for ostart, oend in other.merged:
+                low, high = max(start, ostart), min(end, oend)
+                if low < high:
+                    out.append((low, high))
+        return out
+
+
+class PerfData:  # pylint: disable=too-many-instance-attributes
+    """Minimal perf.data parser: records, feature sections, mappings."""
+
+    def __init__(self, path):
+        self.path = path
+        try:
+            if os.path.isdir(path):
+                raise AuditError(f'{path}: directory (perf record --threads) '
+                                 'format is not supported')
+            with open(path, 'rb') as file:
+                self.buf = file.read()
+        except OSError as err:
+            raise AuditError(f'{path}: {err.strerror}') from err
+        self.endian = '<'
+        self.pipe = False
+        self.data_offset = 0
+        # (start, end, description, record index or None)
+        self.regions = []
+        self.opaque = []
+        self.maps = []
+        self.nr_records = 0
+        self.parse()
+        self.regions.sort(key=lambda r: r[0])
+        self.region_starts = [r[0] for r in self.regions]
+        self.opaque.sort()
+
+    def error(self, offset, msg):
+        """Raise a corruption error located at offset."""
+        raise AuditError(f'{self.path}: offset {offset:#x}: {msg}')
+
+    def unpack(self, fmt, offset):
+        """struct.unpack_from with the file's endianness and bounds check."""
+        fmt = self.endian + fmt
+        if offset < 0 or offset + struct.calcsize(fmt) > len(self.buf):
+            self.error(offset, 'truncated file')
+        return struct.unpack_from(fmt, self.buf, offset)
+
+    def parse(self):
+        """Parse the file or pipe header and everything it points to."""
+        if len(self.buf) < PIPE_HEADER_SIZE:
+            self.error(0, f'file too small ({len(self.buf)} bytes) '
+                       'for a perf.data header')
+        magic = self.buf[:8]
+        if magic == MAGIC:
+            self.endian = '<'
+        elif magic == MAGIC_SWAPPED:
+            self.endian = '>'
+        else:
+            self.error(0, 'bad magic, not a perf.data file (PERFILE2)')
+        (size,) = self.unpack('Q', 8)
+        if size == PIPE_HEADER_SIZE:
+            self.pipe = True
+            self.regions.append((0, PIPE_HEADER_SIZE, 'pipe header', None))
+            self.parse_records(PIPE_HEADER_SIZE, len(self.buf), True)
+        elif size == FILE_HEADER_SIZE:
+            self.parse_file()
+        else:
+            self.error(8, f'unsupported header size {size}')
+
+    def section(self, offset, what):
+        """Read and bounds check a perf_file_section."""
+        start, size = self.unpack('QQ', offset)
+        if start > len(self.buf) or size > len(self.buf) - start:
+            self.error(offset, f'{what} section [{start:#x}, +{size:#x}) '
+                       f'runs past the end of the file ({len(self.buf):#x})')
+        return start, size
+
+    def parse_file(self):
+        """Parse the PERFILE2 header, attrs, data and feature sections."""
+        self.regions.append((0, FILE_HEADER_SIZE, 'file header', None))
+        (attr_size,) = self.unpack('Q', 16)
+        attrs, attrs_size = self.section(24, 'attr')
+        data, data_size = self.section(40, 'data')
+        evtypes, evtypes_size = self.section(56, 'event types')
+        flags = self.unpack('4Q', 72)
+        if attrs_size:
+            if attr_size < 16 or attrs_size % attr_size:
+                self.error(16, f'bad attr size {attr_size}')
+            for i in range(attrs_size // attr_size):
+                entry = attrs + i * attr_size
+                self.regions.append((entry, entry + attr_size,
+                                     f'attr section (attr #{i})', None))
+                ids, ids_size = self.section(entry + attr_size - 16,
+                                             f'attr #{i} ids')
+                if ids_size:
+                    self.regions.append((ids, ids + ids_size,
+                                         f'attr section (attr #{i} ids)',
+                                         None))
+        if evtypes_size:
+            self.regions.append((evtypes, evtypes + evtypes_size,
+                                 'event types section', None))
+        self.data_offset = data
+        self.parse_records(data, data + data_size, False)
+        self.parse_features(data + data_size, flags)
+
+    def parse_features(self, table, flags):
+        """Parse the feature sections listed at table."""
+        feats = [bit for bit in range(1, 256)
+                 if flags[bit // 64] & (1 << (bit % 64))]
+        if feats:
+            self.regions.append((table, table + 16 * len(feats),
+                                 'feature section table', None))
+        for i, feat in enumerate(feats):
+            name = feature_name(feat)
+            start, size = self.section(table + 16 * i, name)
+            if not size:
+                continue
+            self.regions.append((start, start + size,
+                                 f'header feature section {name}', None))
+            if feat == FEAT_BUILD_ID:
+                self.parse_build_ids(start, start + size)
+
+    def parse_build_ids(self, start, end):
+        """Mark the build-id bytes of a build_id event sequence as opaque."""
+        offset = start
+        while offset + 8 <= end:
+            (size,) = self.unpack('H', offset + 6)
+            if size < 36 or offset + size > end:
+                self.error(offset, f'bad build-id entry size {size}')
+            self.opaque.append((offset + 12, offset + 36))
+            # entries need not be 8-byte aligned, scan them on their own
+            self.regions.append((offset, offset + size,
+                                 'build-id entry ' + cstring(
+                                     self.buf, offset + 36, offset + size),
+                                 -1))
+            offset += size
+
+    def parse_records(self, offset, end, pipe):
+        """Walk the perf_event_header records in [offset, end)."""
+        index = 0
+        while offset < end:
+            if offset + 8 > end:
+                self.error(offset, 'truncated record header')
+            rtype, misc, size = self.unpack('IHH', offset)
+            if size < 8:
+                self.error(offset, f'record #{index} ({record_name(rtype)}) '
+                           f'has invalid size {size}')
+            if offset + size > end:
+                self.error(offset, f'record #{index} ({record_name(rtype)}) '
+                           f'of size {size} runs past the end of the '
+                           f'{"file" if pipe else "data section"}')
+            desc = record_name(rtype)
+            self.regions.append((offset, offset + size, desc, index))
+            self.parse_record(offset, rtype, misc, size)
+            payload = self.payload_size(offset, rtype, size)
+            if payload:
+                start = offset + size
+                if payload > end - start:
+                    self.error(offset, f'{desc} payload of {payload} bytes '
+                               'runs past the end of the data')
+                self.regions.append((start, start + payload,
+                                     f'{desc} payload', index))
+            offset += size + payload
+            index += 1
+        self.nr_records = index
+
+    def payload_size(self, offset, rtype, size):
+        """Size of the data following a record outside of its size."""
+        if rtype == REC_TRACING_DATA and size >= 12:
+            (payload,) = self.unpack('I', offset + 8)
+            return (payload + 7) & ~7
+        if rtype == REC_AUXTRACE and size >= 16:
+            (payload,) = self.unpack('Q', offset + 8)
+            return payload
+        return 0
+
+    def parse_mmap(self, offset, rtype, misc, size):
+        """Collect the range of an MMAP or MMAP2 record."""
+        fixed = 40 if rtype == REC_MMAP else 72
+        if size < fixed:
+            self.error(offset, f'{record_name(rtype)} too small ({size})')
+        pid, _, start, length, pgoff = self.unpack('IIQQQ', offset + 8)
+        name = cstring(self.buf, offset + fixed, offset + size)
+        self.add_map(start, length, name, pid)
+        if misc & 7 in (CPUMODE_KERNEL, CPUMODE_GUEST_KERNEL) and \
+           name.startswith('[') and pgoff != start and pgoff >= MIN_ADDR:
+            # [kernel.kallsyms]_text: pgoff is the address of _text
+            self.add_map(pgoff, max(length, 1), name + ' (pgoff)', pid)
+        if rtype == REC_MMAP2 and misc & MISC_MMAP_BUILD_ID:
+            self.opaque.append((offset + 44, offset + 64))
+
+    def parse_record(self, offset, rtype, misc, size):
+        """Collect mappings and opaque bytes from one record."""
+        if rtype in (REC_MMAP, REC_MMAP2):
+            self.parse_mmap(offset, rtype, misc, size)
+        elif rtype == REC_KSYMBOL:
+            if size < 24:
+                self.error(offset, f'PERF_RECORD_KSYMBOL too small ({size})')
+            addr, length = self.unpack('QI', offset + 8)
+            name = cstring(self.buf, offset + 24, offset + size)
+            self.add_map(addr, max(length, 1), 'ksymbol ' + name, None)
+        elif rtype == REC_TEXT_POKE and size >= 20:
+            addr, old_len, new_len = self.unpack('QHH', offset + 8)
+            self.add_map(addr, max(old_len, new_len, 1), 'text poke', None)
+        elif rtype == REC_BUILD_ID:
+            self.opaque.append((offset + 12, offset + 36))
+        elif rtype == REC_FEATURE and size >= 16:
+            (feat,) = self.unpack('Q', offset + 8)
+            self.regions[-1] = (offset, offset + size,
+                                f'{record_name(rtype)} ({feature_name(feat)})',
+                                self.regions[-1][3])
+            if feat == FEAT_BUILD_ID:
+                self.parse_build_ids(offset + 16, offset + size)
+        elif rtype == REC_COMPRESSED:
+            self.error(offset, 'PERF_RECORD_COMPRESSED (perf record -z): '
+                       'compressed data cannot be audited, decompress it '
+                       'first with: perf inject -i FILE -o FILE.plain')
+
+    def add_map(self, start, length, what, pid):
+        """Add an address range, ignoring empty and bogus ones."""
+        end = min(start + length, U64_MAX + 1)
+        if end > start >= MIN_ADDR:
+            self.maps.append(Mapping(start, end, what, pid))
+
+    def locate(self, offset):
+        """Describe what sits at a file offset."""
+        i = bisect.bisect_right(self.region_starts, offset) - 1
+        # regions may nest (build-id entries in a feature section)
+        while i >= 0:
+            start, end, desc, index = self.regions[i]
+            if start <= offset < end:
+                if index is None:
+                    return f'{desc} (+{offset - start:#x})'
+                if index < 0:
+                    return f'{desc} at +{offset - start:#x}'
+                return (f'{desc} #{index} at data offset '
+                        f'{start - self.data_offset:#x} '
+                        f'(+{offset - start:#x})')
+            i -= 1
+        return 'outside any known section'
+
+    def is_opaque(self, offset, length):
+        """Does [offset, offset + length) overlap build-id bytes?"""
+        i = bisect.bisect_right(self.opaque, (offset + length,)) - 1
+        while i >= 0:
+            start, end = self.opaque[i]
+            if end > offset:
+                return True
+            if start + 64 < offset:
+                break
+            i -= 1
+        return False
+
+
+class Auditor:
+    """Scan OUT for values in ORIG's ranges."""
+
+    def __init__(self, orig, out, min_addr=MIN_ADDR):
+        self.orig = orig
+        self.out = out
+        self.min_addr = max(min_addr, MIN_ADDR)
+        self.orig_ranges = Ranges(orig.maps)
+        # A range of OUT found at the very same place in ORIG was not
+        # remapped: it is not canonical, values in it still leak.
+        orig_keys = {(m.start, m.end) for m in orig.maps}
+        self.kept = [m for m in out.maps if (m.start, m.end) in orig_keys]
+        self.out_ranges = Ranges([m for m in out.maps
+                                  if (m.start, m.end) not in orig_keys])
+        self.hits = {}
+
+    def is_leak(self, value):
+        """Is value an original address that is not excused?"""
+        if value < self.min_addr or value >= CONTEXT_MAX:
+            return False
+        if value < self.orig_ranges.lowest:
+            return False
+        if VSYSCALL[0] <= value < VSYSCALL[1]:
+            return False
+        if value not in self.orig_ranges:
+            return False
+        return value not in self.out_ranges
+
+    def check(self, offset, value, how, length=8):
+        """Record a hit unless excused or already known."""
+        if offset in self.hits or not self.is_leak(value):
+            return
+        if self.out.is_opaque(offset, length):
+            return
+        self.hits[offset] = (value, how)
+
+    def scan_words(self, start, end):
+        """Check the 8-byte words at start, start + 8, ... below end."""
+        buf = self.out.buf
+        lowest = max(self.orig_ranges.lowest, self.min_addr)
+        # in chunks, to bound the memory used on big files
+        for chunk in range(start, end, 8 * SCAN_CHUNK):
+            count = min(SCAN_CHUNK, (end - chunk) // 8)
+            if count <= 0:
+                return
+            little = struct.unpack_from(f'<{count}Q', buf, chunk)
+            big = struct.unpack_from(f'>{count}Q', buf, chunk)
+            for i, (lev, bev) in enumerate(zip(little, big)):
+                if lev >= lowest:
+                    self.check(chunk + 8 * i, lev, 'LE')
+                if bev >= lowest:
+                    self.check(chunk + 8 * i, bev, 'BE')
+
+    def scan_text(self):
+        """Check hexadecimal numbers written as text."""
+        for match in HEX_RE.finditer(self.out.buf):
+            value = int(match.group(1), 16)
+            offset = match.start()
+            if offset not in self.hits and self.is_leak(value):
+                text = match.group(0).decode()
+                self.hits[offset] = (value, f'text "{text}"')
+
+    def run(self):
+        """Scan all of OUT."""
+        size = len(self.out.buf)
+        self.scan_words(0, size)
+        for start, end, _, _ in self.out.regions:
+            if start % 8:
+                self.scan_words(start, min(end, size))
+        self.scan_text()
+        return sorted(self.hits.items())
+
+
+def print_ranges(title, perf, ranges):
+    """Print the address ranges collected from a file (-v)."""
+    kind = 'pipe' if perf.pipe else 'file'
+    endian = 'little' if perf.endian == '<' else 'big'
+    print(f'{title}: {perf.path} ({kind} mode, {endian} endian, '
+          f'{perf.nr_records} records, {len(ranges.maps)} ranges)')
+    for mapping in ranges.maps:
+        print(f'  {mapping.describe()}')
+
+
+def main():
+    """Entry point."""
+    parser = argparse.ArgumentParser(
+        description='Report addresses of the recording machine (taken from '
+        'ORIG) that are still present in OUT.',
+        epilog='Exit status: 0 no leak, 1 leaks found, 2 bad input.')
+    parser.add_argument('-q', '--quiet', action='store_true',
+                        help='only print the number of leaks')
+    parser.add_argument('-v', '--verbose', action='store_true',
+                        help='print the address ranges collected')
+    parser.add_argument('--min-addr', metavar='ADDR', default=MIN_ADDR,
+                        type=lambda arg: int(arg, 0),
+                        help='ignore values below ADDR (default %(default)#x)'
+                        ', e.g. 0x100000000 when non-PIE executables mapped '
+                        'at fixed low addresses make small numbers match')
+    parser.add_argument('orig', metavar='ORIG.data',
+                        help='perf.data as recorded')
+    parser.add_argument('out', metavar='OUT.data',
+                        help='perf.data to be shared')
+    args = parser.parse_args()
+
+    try:
+        orig = PerfData(args.orig)
+        out = PerfData(args.out)
+    except AuditError as err:
+        print(f'aslr_audit: error: {err}', file=sys.stderr)
+        return 2
+
+    auditor = Auditor(orig, out, args.min_addr)
+    if args.verbose:
+        print_ranges('original ranges', orig, auditor.orig_ranges)
+        print_ranges('canonical ranges', out, auditor.out_ranges)
+        print(f'not remapped ranges in {out.path}: {len(auditor.kept)}')
+        for mapping in auditor.kept:
+            print(f'  {mapping.describe()}')
+    if not orig.maps:
+        print(f'aslr_audit: warning: no address ranges found in {orig.path}',
+              file=sys.stderr)
+    overlap = auditor.orig_ranges.overlap(auditor.out_ranges)
+    if overlap and not args.quiet:
+        desc = ', '.join(f'[{low:#x}-{high:#x})'
+                         for low, high in overlap[:5])
+        more = f' and {len(overlap) - 5} more' if len(overlap) > 5 else ''
+        print('aslr_audit: warning: canonical ranges overlap original ranges '
+              f'at {desc}{more}; values there cannot be told apart and are '
+              'not reported', file=sys.stderr)
+
+    hits = auditor.run()
+    if args.quiet:
+        print(len(hits))
+        return 1 if hits else 0
+    for offset, (value, how) in hits[:MAX_HITS]:
+        mapping = auditor.orig_ranges.find(value)
+        print(f'{offset:#010x}: {value:#018x} {how} in '
+              f'{mapping.describe(False) if mapping else "?"} '
+              f'in {out.locate(offset)}')
+    if len(hits) > MAX_HITS:
+        print(f'... {len(hits) - MAX_HITS} more')
+    print(f'{len(hits)} leak(s) of {orig.path} addresses found in {out.path}')
+    return 1 if hits else 0
+
+
+if __name__ == '__main__':
+    try:
+        sys.exit(main())
+    except BrokenPipeError:
+        sys.exit(2)

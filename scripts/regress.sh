@@ -6,7 +6,8 @@
 # if a test only the patched perf has fails.  A test that fails once is run
 # again on its own before it counts (some upstream tests are timing
 # sensitive).  The pristine result is kept in the cache, keyed by the
-# pristine perf binary and the running kernel, and not recomputed.
+# pristine perf's features, the compiler and the running kernel, and not
+# recomputed.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -21,7 +22,10 @@ if [ ! -e "$pristine_tree/.git" ]; then
 fi
 "$TOP/scripts/build-perf.sh" "$pristine_tree" "$pristine_out"
 
-key=$( { sha256sum < "$pristine_out/perf"; uname -r; } | sha256sum | cut -c1-16)
+# What the pristine result depends on: the pristine perf's features and
+# toolchain, and the machine's kernel (not the checkout's path).
+key=$( { "$pristine_out/perf" version --build-options; gcc --version | head -n 1; uname -rv; } |
+	sha256sum | cut -c1-16)
 baseline=$CACHE/regress/pristine-$KVER-$key.txt
 if [ ! -s "$baseline" ]; then
 	step "full perf test, pristine perf (kept as $baseline)"

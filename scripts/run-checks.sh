@@ -20,7 +20,7 @@ check() {
 	local name=$1 log
 	shift
 	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$name").log
-	if "$@" 2>&1 | tee "$log" | sed 's/^/      /'; then
+	if "$@" 2>&1 | tee "$log" | sed -u 's/^/      /'; then
 		echo "PASS  $name" | tee -a "$results"
 	else
 		echo "FAIL  $name (log: $log)" | tee -a "$results"

@@ -16,8 +16,8 @@ uris=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 	   /etc/apt/sources.list.d/*.sources 2>/dev/null |
        grep -v '^[[:space:]]*#' |
        grep -oE '(https?|file)://[^ ]*debian[^ ]*' | sort -u || true)
-main=$(echo "$uris" | grep -v -- '-security' | head -n 1)
-security=$(echo "$uris" | grep -- '-security' | head -n 1)
+main=$(echo "$uris" | { grep -v -- '-security' || true; } | head -n 1)
+security=$(echo "$uris" | { grep -- '-security' || true; } | head -n 1)
 [ -n "$main" ] || die "no Debian archive in /etc/apt: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"
 
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -34,8 +34,15 @@ opts=(-o "Dir::Etc::sourcelist=$apt/sources.list"
       -o "Dir::Cache=$apt/cache"
       -o "APT::Sandbox::User=root")
 info "apt-get update (private source lists in $apt)"
+# One suite may fail (an expired sid Release on a frozen mirror, say):
+# what counts is that one of them has the version.
 apt-get "${opts[@]}" -q update > "$apt/update.log" 2>&1 ||
-	die "apt-get update failed, see $apt/update.log"
+	info "apt-get update reported errors (see $apt/update.log); going on"
+versions=$(apt-cache "${opts[@]}" showsrc linux 2> /dev/null || true)
+grep -qx "Version: $DEB_VERSION" <<< "$versions" || {
+	grep -E '^(E|W):' "$apt/update.log" >&2 || true
+	die "no suite of $main has linux $DEB_VERSION: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"
+}
 cd "$dir"
 apt-get "${opts[@]}" -q source --download-only "linux=$DEB_VERSION" ||
 	die "apt-get source linux=$DEB_VERSION failed: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"

@@ -23,8 +23,18 @@ fi
 step "building perf from $src into $out (log: $log)"
 start=$(date +%s)
 # One perf build at a time on this machine (helpers, bisect, sanitizers).
-if ! flock "${TMPDIR:-/tmp}/perf-build.lock" \
-	make -C "$src/tools/perf" O="$out" -j"$(nproc)" "${cc[@]}" "$@" > "$log" 2>&1; then
+flock "${TMPDIR:-/tmp}/perf-build.lock" \
+	make -C "$src/tools/perf" O="$out" -j"$(nproc)" "${cc[@]}" "$@" > "$log" 2>&1 &
+make_pid=$!
+# Progress while it builds: the number of files compiled so far.
+tick=0
+while kill -0 "$make_pid" 2> /dev/null; do
+	sleep 1
+	tick=$((tick + 1))
+	[ $((tick % 30)) = 0 ] || continue
+	info "... $(grep -c '^  CC ' "$log" || true) files compiled ($(( $(date +%s) - start ))s)"
+done
+if ! wait "$make_pid"; then
 	grep -E 'error|Error' "$log" | head -n 30 >&2 || true
 	die "perf build failed, see $log"
 fi

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The repository's own checks of patches/: the series applies to the
 # pristine files with quilt at fuzz 0, gives the tree the work tree was
-# built from ($APPLIED_TAG), and the tools/ mirror holds exactly the files
-# the series adds, as the series adds them.
+# built from ($APPLIED_TAG), the tools/ mirror holds exactly the files
+# the series adds, as the series adds them, and MAINTAINERS.snippet covers
+# each of them.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -59,6 +60,17 @@ done
 for f in $mirror; do
 	grep -qxF "$f" <<< "$added" ||
 		bad "tools/ mirror is stale: $f is not a file the series adds (make -f Makefile.series export)"
+done
+
+# Every file the series adds has its F: line in MAINTAINERS.snippet.
+patterns=$(sed -n 's/^F:[[:space:]]*//p' "$MIRROR/MAINTAINERS.snippet" 2> /dev/null || true)
+for f in $added; do
+	found=0
+	for pat in $patterns; do
+		# shellcheck disable=SC2053 # $pat is a MAINTAINERS glob
+		[[ $f == $pat ]] && found=1
+	done
+	[ "$found" = 1 ] || bad "MAINTAINERS.snippet has no F: line for $f"
 done
 
 [ "$fail" = 0 ] || exit 1

@@ -30,7 +30,7 @@ done
 [ ${#missing[@]} -gt 0 ] || exit 0
 
 mkdir -p "$BUILD"
-step "installing ${#missing[@]} packages: ${missing[*]}"
+step "installing ${#missing[@]} packages (a few minutes; log: $BUILD/apt-install.log): ${missing[*]}"
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
 export DEBIAN_FRONTEND=noninteractive

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Everything `make -f Makefile.series check` tests, on the built perf: the
-# repository's own checks, the workbench's self-tests, the perf tests and
-# the regression guard (scripts/regress.sh).
+# repository's own checks, the workbench's self-tests, the perf tests, the
+# ThreadSanitizer build, bisectability, the regression guard and the
+# series on Debian's tree.
 # One line per test, then the closing line "N passed, N failed, N skipped"
 # (also written to build/test-summary.txt).  Exit 1 on any failure.
 set -euo pipefail
@@ -38,8 +39,17 @@ check "workbench: a stale tools/ mirror is refused" "$TOP/scripts/selftest.sh" s
 step "perf tests (patched perf: $("$PERF" version))"
 "$TOP/scripts/run-perf-tests.sh" | tee -a "$results"
 
+step "sanitizers"
+check "tsan: the concurrent maps tests run clean under ThreadSanitizer" "$TOP/scripts/sanitize.sh" tsan
+
+step "bisectability: perf after every patch"
+check "bisect: perf builds and the series' tests pass after every patch" "$TOP/scripts/bisect-check.sh"
+
 step "regression guard: the whole of perf test, pristine and patched"
 check "regress: every perf test that passes with pristine $KVER passes with the series" "$TOP/scripts/regress.sh"
+
+step "packagers: the series on Debian's linux $DEB_VERSION tree"
+check "check-debian: the series applies to Debian's tree at fuzz 0 and perf builds" "$TOP/scripts/check-debian.sh"
 
 passed=$(grep -c '^PASS' "$results" || true)
 failed=$(grep -c '^FAIL' "$results" || true)

@@ -64,6 +64,7 @@ stale-mirror)
 	mkdir -p "$tmp/mirror/tools/perf/tests/shell"
 	cp -r "$PATCHES" "$tmp/patches"
 	[ ! -d "$MIRROR/tools" ] || cp -r "$MIRROR/tools" "$tmp/mirror/"
+	[ ! -f "$MIRROR/MAINTAINERS.snippet" ] || cp "$MIRROR/MAINTAINERS.snippet" "$tmp/mirror/"
 	echo '# stale' > "$tmp/mirror/tools/perf/tests/shell/stale.sh"
 	PATCHES=$tmp/patches MIRROR=$tmp/mirror expect_failure "mirror is stale" "$TOP/scripts/check-series.sh"
 	;;

@@ -38,5 +38,6 @@ if ! wait "$make_pid"; then
 	grep -E 'error|Error' "$log" | head -n 30 >&2 || true
 	die "perf build failed, see $log"
 fi
-info "built in $(( $(date +%s) - start ))s: $out/perf"
+"$out/perf" version --build-options > "$out.features.txt"
+info "built in $(( $(date +%s) - start ))s: $out/perf (features: $out.features.txt)"
 info "$("$out/perf" version)"

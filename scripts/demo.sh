@@ -27,7 +27,8 @@ info "recorded $(stat -c %s perf.data) bytes: $demo/perf.data"
 echo "--- perf report (original) ---"
 report perf.data
 
-if "$PERF" inject -h 2>&1 | grep -q -- '--aslr'; then
+inject_help=$("$PERF" inject -h 2>&1 || true)
+if grep -q -- '--aslr' <<< "$inject_help"; then
 	step "demo: perf inject --aslr -i perf.data -o perf.shared.data"
 	"$PERF" inject --aslr -i perf.data -o perf.shared.data
 	echo "--- perf report (perf.shared.data, as the receiver sees it) ---"
@@ -35,6 +36,11 @@ if "$PERF" inject -h 2>&1 | grep -q -- '--aslr'; then
 	echo "--- user mmaps, before and after ---"
 	"$PERF" script -i perf.data --show-mmap-events 2> /dev/null | grep -m 3 'MMAP' || true
 	"$PERF" script -i perf.shared.data --show-mmap-events 2> /dev/null | grep -m 3 'MMAP' || true
+	audit=$TREE/tools/perf/tests/shell/lib/aslr_audit.py
+	if [ -x "$audit" ]; then
+		echo "--- leak check: aslr_audit.py perf.data perf.shared.data ---"
+		"$audit" perf.data perf.shared.data || die "the leak checker found original addresses in $demo/perf.shared.data"
+	fi
 else
 	info "this perf has no 'perf inject --aslr' yet: the series does not add it so far"
 fi

@@ -14,9 +14,10 @@ taken from the same records of OUT.
 Every 8-byte word of OUT (the whole file: header, attrs, data section,
 feature sections) is read as little and as big endian and each value that
 lies in an ORIG range is reported as a leak.  Words are taken at 8-byte
-aligned file offsets and, for regions that do not start 8-byte aligned
-(e.g. build-id entries, feature sections), at offsets aligned to the start
-of the region.  Hexadecimal numbers in text (e.g. /proc/kallsyms copied
+aligned file offsets, except in regions that do not start 8-byte aligned
+(e.g. build-id entries, feature sections, records after an odd-sized
+feature record in pipe mode), where they are taken at offsets aligned to
+the start of the region, as the fields there are.  Hexadecimal numbers in text (e.g. /proc/kallsyms copied
 into tracing data) are checked too.
 
 Not reported, as they are not leaks:
@@ -486,10 +487,19 @@ class Auditor:
     def run(self):
         """Scan all of OUT."""
         size = len(self.out.buf)
-        self.scan_words(0, size)
-        for start, end, _, _ in self.out.regions:
-            if start % 8:
-                self.scan_words(start, min(end, size))
+        # A region that does not start 8-byte aligned (records after a
+        # feature record of odd size in pipe mode, build-id entries) is
+        # read on its own grid only: on the file's grid a word straddles
+        # two fields, and its big endian reading can make up an address.
+        odd = sorted((start, min(end, size))
+                     for start, end, _, _ in self.out.regions if start % 8)
+        offset = 0
+        for start, end in odd:
+            if start > offset:
+                self.scan_words(offset, start)
+            self.scan_words(start, end)
+            offset = max(offset, (end + 7) & ~7)
+        self.scan_words(offset, size)
         self.scan_text()
         return sorted(self.hits.items())
 

@@ -1,0 +1,909 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rewrite the addresses in a perf event stream into a synthetic layout.
+ *
+ * The original layout is tracked in a private 'struct machines', fed with the
+ * original MMAP, MMAP2, COMM, FORK, EXIT and KSYMBOL events. Every mapping is
+ * given a remapped position when it is first seen. The remap table is keyed by
+ * (machine, address space, dso, invariant) where the invariant is
+ * start - pgoff, which perf keeps when it splits a map because another one
+ * overlaps it, so all the pieces of one VMA resolve to the same delta.
+ * Anonymous memory has no file offset, so it is tracked with pgoff 0, which
+ * makes the invariant the start of the original region.
+ *
+ * Remapped positions are handed out per address space (the kernel being one
+ * address space shared by all tasks) from a cursor starting at a fixed base.
+ * A mapping that was contiguous with the previous one stays contiguous, a
+ * mapping inside an existing one keeps its offset in it, anything else is
+ * placed one page after the last mapping. So the output keeps the order and
+ * the sizes of the mappings, but no distance between unrelated regions.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <internal/lib.h> // page_size
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "addr_location.h"
+#include "aslr.h"
+#include "branch.h"
+#include "debug.h"
+#include "dso.h"
+#include "env.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "machine.h"
+#include "map.h"
+#include "maps.h"
+#include "sample.h"
+#include "thread.h"
+#include "util.h"
+#include "vdso.h"
+#include "util/hashmap.h"
+
+/* Where the synthetic user and kernel layouts start. */
+#define ASLR_USER_BASE		0x10000000ULL
+#define ASLR_KERNEL_BASE	0xffffffff90000000ULL
+/* KASLR moves the kernel in units of this, keep the offset within it. */
+#define ASLR_KERNEL_ALIGN	0x200000ULL
+
+#define aslr__err(file_offset, fmt, ...)				\
+	pr_err("--aslr: event at file offset %#llx: " fmt "\n",		\
+	       (unsigned long long)(file_offset), ##__VA_ARGS__)
+
+/* Address space id of the kernel. */
+#define ASLR_KERNEL_ASID	-1
+
+#define ASLR_REFUSED_SAMPLE_TYPES					\
+	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |		\
+	 PERF_SAMPLE_RAW | PERF_SAMPLE_PHYS_ADDR |			\
+	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+
+struct aslr_key {
+	struct machine	*machine;
+	struct dso	*dso;
+	u64		invariant;
+	int		asid;
+};
+
+struct aslr_remap {
+	struct aslr_key	key;
+	/* Added to an original address to get the remapped one. */
+	u64		delta;
+};
+
+struct aslr_space {
+	struct machine	*machine;
+	int		asid;
+	bool		used;
+	/* Next free remapped address, page aligned. */
+	u64		next;
+	/* End of the last mapping, original and remapped. */
+	u64		last_orig_end;
+	u64		last_new_end;
+};
+
+struct aslr {
+	struct perf_tool	tool;
+	/* The tool the rewritten events are passed to, and its callbacks. */
+	const struct perf_tool	*delegate;
+	struct perf_tool	out;
+	/* The original layout. */
+	struct machines		machines;
+	/* struct aslr_key * -> struct aslr_remap * */
+	struct hashmap		*remaps;
+	/* struct aslr_space * -> struct aslr_space * */
+	struct hashmap		*spaces;
+	u64			kernel_delta;
+	bool			have_kernel_delta;
+	union perf_event	*buf;
+};
+
+static size_t aslr_key__hash(long key, void *ctx __maybe_unused)
+{
+	const struct aslr_key *k = (const struct aslr_key *)key;
+	size_t h = (size_t)k->machine;
+
+	h = h * 31 + (size_t)RC_CHK_ACCESS(k->dso);
+	h = h * 31 + (size_t)k->invariant;
+	h = h * 31 + (size_t)k->asid;
+	return h;
+}
+
+static bool aslr_key__equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	const struct aslr_key *a = (const struct aslr_key *)key1;
+	const struct aslr_key *b = (const struct aslr_key *)key2;
+
+	return a->machine == b->machine && a->asid == b->asid &&
+	       a->invariant == b->invariant && RC_CHK_EQUAL(a->dso, b->dso);
+}
+
+static size_t aslr_space__hash(long key, void *ctx __maybe_unused)
+{
+	const struct aslr_space *s = (const struct aslr_space *)key;
+
+	return (size_t)s->machine * 31 + (size_t)s->asid;
+}
+
+static bool aslr_space__equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	const struct aslr_space *a = (const struct aslr_space *)key1;
+	const struct aslr_space *b = (const struct aslr_space *)key2;
+
+	return a->machine == b->machine && a->asid == b->asid;
+}
+
+static struct aslr_space *aslr__findnew_space(struct aslr *aslr,
+					      struct machine *machine, int asid)
+{
+	struct aslr_space key = { .machine = machine, .asid = asid };
+	struct aslr_space *space;
+
+	if (hashmap__find(aslr->spaces, &key, &space))
+		return space;
+
+	space = zalloc(sizeof(*space));
+	if (!space)
+		return NULL;
+
+	*space = key;
+	space->next = asid == ASLR_KERNEL_ASID ? ASLR_KERNEL_BASE : ASLR_USER_BASE;
+	if (hashmap__add(aslr->spaces, space, space)) {
+		free(space);
+		return NULL;
+	}
+	return space;
+}
+
+static void aslr_remap__delete(struct aslr_remap *remap)
+{
+	dso__put(remap->key.dso);
+	free(remap);
+}
+
+static struct aslr_remap *aslr__find_remap(struct aslr *aslr,
+					   struct machine *machine, int asid,
+					   const struct map *map)
+{
+	struct aslr_key key = {
+		.machine = machine,
+		.dso = map__dso(map),
+		.invariant = map__start(map) - map__pgoff(map),
+		.asid = asid,
+	};
+	struct aslr_remap *remap;
+
+	if (hashmap__find(aslr->remaps, &key, &remap))
+		return remap;
+	return NULL;
+}
+
+static int aslr__add_remap(struct aslr *aslr, const struct aslr_key *key, u64 delta)
+{
+	struct aslr_remap *remap = zalloc(sizeof(*remap));
+	int err;
+
+	if (!remap)
+		return -ENOMEM;
+
+	remap->key = *key;
+	remap->key.dso = dso__get(key->dso);
+	remap->delta = delta;
+	err = hashmap__add(aslr->remaps, &remap->key, remap);
+	if (err)
+		aslr_remap__delete(remap);
+	return err;
+}
+
+/*
+ * Choose where a new region of @space starting at @start goes, keeping its
+ * offset in an @align sized block.
+ */
+static u64 aslr_space__alloc(struct aslr_space *space, u64 start, u64 align)
+{
+	u64 base = space->next;
+
+	if (space->used) {
+		if (start == space->last_orig_end &&
+		    PERF_ALIGN(space->last_new_end, page_size) == space->next)
+			return space->last_new_end;
+		base += page_size;
+	}
+	return PERF_ALIGN(base, align) + (start & (align - 1));
+}
+
+static void aslr_space__update(struct aslr_space *space, u64 start, u64 new_start, u64 len)
+{
+	u64 new_end = new_start + len;
+
+	space->used = true;
+	space->last_orig_end = start + len;
+	space->last_new_end = new_end;
+	if (new_end > space->next)
+		space->next = PERF_ALIGN(new_end, page_size);
+}
+
+static struct maps *aslr__maps(struct machine *machine, int asid, u32 tid,
+			       struct thread **threadp)
+{
+	struct thread *thread;
+
+	*threadp = NULL;
+	if (asid == ASLR_KERNEL_ASID)
+		return machine__kernel_maps(machine);
+
+	thread = machine__findnew_thread(machine, asid, tid);
+	if (!thread)
+		return NULL;
+	*threadp = thread;
+	return thread__maps(thread);
+}
+
+/*
+ * Find the delta for the mapping [start, start + len) of address space @asid,
+ * which was just added to the tracked layout. @overlaid is the delta of the
+ * mapping it is entirely inside of, if any.
+ */
+static int aslr__map_delta(struct aslr *aslr, struct machine *machine, int asid,
+			   u32 tid, u64 start, u64 len, u64 align,
+			   const u64 *overlaid, u64 *delta)
+{
+	struct aslr_space *space = aslr__findnew_space(aslr, machine, asid);
+	struct aslr_remap *remap;
+	struct thread *thread;
+	struct maps *maps;
+	struct map *map;
+	int err = 0;
+
+	if (!space)
+		return -ENOMEM;
+
+	maps = aslr__maps(machine, asid, tid, &thread);
+	map = maps ? maps__find(maps, start) : NULL;
+	if (!map) {
+		/* Not tracked (e.g. a zero sized map), so it can't be remapped. */
+		thread__put(thread);
+		return -ENOENT;
+	}
+
+	remap = aslr__find_remap(aslr, machine, asid, map);
+	if (remap) {
+		*delta = remap->delta;
+	} else {
+		struct aslr_key key = {
+			.machine = machine,
+			.dso = map__dso(map),
+			.invariant = map__start(map) - map__pgoff(map),
+			.asid = asid,
+		};
+
+		if (overlaid)
+			*delta = *overlaid;
+		else
+			*delta = aslr_space__alloc(space, start, align) - start;
+		err = aslr__add_remap(aslr, &key, *delta);
+	}
+	if (!err)
+		aslr_space__update(space, start, start + *delta, len);
+
+	map__put(map);
+	thread__put(thread);
+	return err;
+}
+
+/* The delta of the mapping that entirely contains [start, start + len), if any. */
+static bool aslr__overlaid_delta(struct aslr *aslr, struct machine *machine, int asid,
+				 u32 tid, u64 start, u64 len, u64 *delta)
+{
+	struct aslr_remap *remap = NULL;
+	struct thread *thread;
+	struct maps *maps;
+	struct map *map;
+
+	maps = aslr__maps(machine, asid, tid, &thread);
+	map = maps ? maps__find(maps, start) : NULL;
+	if (map && map__end(map) >= start + len)
+		remap = aslr__find_remap(aslr, machine, asid, map);
+	if (remap)
+		*delta = remap->delta;
+	map__put(map);
+	thread__put(thread);
+	return remap;
+}
+
+static int aslr__check_mmap(union perf_event *event, struct perf_sample *sample,
+			    const char *filename, u64 len)
+{
+	size_t max = (void *)event + event->header.size - (void *)filename;
+
+	if ((void *)filename >= (void *)event + event->header.size ||
+	    strnlen(filename, max) == max) {
+		aslr__err(sample->file_offset,
+			  "MMAP file name not NUL terminated, the file is corrupt");
+		return -EINVAL;
+	}
+	if (len == 0) {
+		aslr__err(sample->file_offset, "MMAP of length 0, the file is corrupt");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int aslr__machine(struct aslr *aslr, u8 cpumode, u64 file_offset,
+			 struct machine **machinep)
+{
+	if (cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    cpumode == PERF_RECORD_MISC_GUEST_USER) {
+		aslr__err(file_offset, "guest address spaces are not supported yet");
+		return -EOPNOTSUPP;
+	}
+	*machinep = &aslr->machines.host;
+	return 0;
+}
+
+static int aslr__deliver(struct aslr *aslr, union perf_event *event,
+			 struct perf_sample *sample, struct machine *machine)
+{
+	const struct perf_tool *out = &aslr->out;
+	const struct perf_tool *delegate = aslr->delegate;
+
+	switch (event->header.type) {
+	case PERF_RECORD_MMAP:
+		return out->mmap(delegate, event, sample, machine);
+	case PERF_RECORD_MMAP2:
+		return out->mmap2(delegate, event, sample, machine);
+	case PERF_RECORD_COMM:
+		return out->comm(delegate, event, sample, machine);
+	case PERF_RECORD_FORK:
+		return out->fork(delegate, event, sample, machine);
+	case PERF_RECORD_EXIT:
+		return out->exit(delegate, event, sample, machine);
+	case PERF_RECORD_KSYMBOL:
+		return out->ksymbol(delegate, event, sample, machine);
+	default:
+		return -EINVAL;
+	}
+}
+
+static union perf_event *aslr__copy_event(struct aslr *aslr, union perf_event *event)
+{
+	memcpy(aslr->buf, event, event->header.size);
+	return aslr->buf;
+}
+
+static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
+			     struct perf_sample *sample, struct machine *out_machine,
+			     u32 pid, u32 tid,
+			     u64 start, u64 len, __u64 *pgoff, u32 flags,
+			     const char *filename)
+{
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	bool kernel_text;
+	int asid = kernel ? ASLR_KERNEL_ASID : (int)pid;
+	struct machine *machine;
+	union perf_event *copy;
+	__u64 *copy_pgoff, *copy_start;
+	u64 delta, overlaid;
+	bool is_overlaid, anon = false;
+	int err;
+
+	err = aslr__check_mmap(event, sample, filename, len);
+	if (err)
+		return err;
+	kernel_text = kernel && strstr(filename, "]_text");
+
+	err = aslr__machine(aslr, cpumode, sample->file_offset, &machine);
+	if (err)
+		return err;
+
+	is_overlaid = aslr__overlaid_delta(aslr, machine, asid, tid, start, len, &overlaid);
+
+	/*
+	 * Track anonymous memory with pgoff 0 so that the invariant
+	 * start - pgoff identifies the region. The kernel reports the original
+	 * address as pgoff, which must not be written out either.
+	 */
+	copy = aslr__copy_event(aslr, event);
+	copy_pgoff = (void *)copy + ((void *)pgoff - (void *)event);
+	copy_start = copy_pgoff - 2;
+	if (!kernel && !is_vdso_map(filename) &&
+	    (is_anon_memory(filename) || is_no_dso_memory(filename) ||
+	     (flags & MAP_HUGETLB))) {
+		anon = true;
+		*copy_pgoff = 0;
+	}
+
+	if (event->header.type == PERF_RECORD_MMAP)
+		err = machine__process_mmap_event(machine, copy, sample);
+	else
+		err = machine__process_mmap2_event(machine, copy, sample);
+	if (err)
+		return err;
+
+	err = aslr__map_delta(aslr, machine, asid, tid, start, len,
+			      kernel_text ? ASLR_KERNEL_ALIGN : page_size,
+			      is_overlaid ? &overlaid : NULL, &delta);
+	if (err == -ENOENT) {
+		/* Not a mapping perf tracks: drop it rather than leak it. */
+		pr_debug("--aslr: dropping untracked MMAP event at file offset %#llx\n",
+			 (unsigned long long)sample->file_offset);
+		return 0;
+	}
+	if (err)
+		return err;
+
+	*copy_start = start + delta;
+	if (kernel_text) {
+		/*
+		 * The kernel map's pgoff is the address of the relocation
+		 * reference symbol (e.g. _text) that perf report uses to
+		 * relocate kallsyms or vmlinux symbols, so it moves with the
+		 * map.
+		 */
+		if (*pgoff)
+			*copy_pgoff = *pgoff + delta;
+		aslr->kernel_delta = delta;
+		aslr->have_kernel_delta = true;
+	} else if (kernel && is_entry_trampoline(filename)) {
+		/* The pgoff is the address of the trampoline in the kernel image. */
+		if (!aslr->have_kernel_delta)
+			return 0;
+		*copy_pgoff = *pgoff + aslr->kernel_delta;
+	} else if (anon) {
+		*copy_pgoff = 0;
+	}
+
+	return aslr__deliver(aslr, copy, sample, out_machine);
+}
+
+static int aslr__mmap(const struct perf_tool *tool, union perf_event *event,
+		      struct perf_sample *sample, struct machine *machine)
+{
+	struct aslr *aslr = container_of(tool, struct aslr, tool);
+
+	return aslr__mmap_common(aslr, event, sample, machine, event->mmap.pid, event->mmap.tid,
+				 event->mmap.start, event->mmap.len, &event->mmap.pgoff,
+				 /*flags=*/0, event->mmap.filename);
+}
+
+static int aslr__mmap2(const struct perf_tool *tool, union perf_event *event,
+		       struct perf_sample *sample, struct machine *machine)
+{
+	struct aslr *aslr = container_of(tool, struct aslr, tool);
+
+	return aslr__mmap_common(aslr, event, sample, machine, event->mmap2.pid, event->mmap2.tid,
+				 event->mmap2.start, event->mmap2.len, &event->mmap2.pgoff,
+				 event->mmap2.flags, event->mmap2.filename);
+}
+
+static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
+			 struct perf_sample *sample, struct machine *machine)
+{
+	struct aslr *aslr = container_of(tool, struct aslr, tool);
+	struct machine *host = &aslr->machines.host;
+	u64 addr = event->ksymbol.addr, len = event->ksymbol.len, delta;
+	union perf_event *copy;
+	int err;
+
+	if (event->ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
+		if (!aslr__overlaid_delta(aslr, host, ASLR_KERNEL_ASID, 0, addr, 1, &delta))
+			return 0;
+		copy = aslr__copy_event(aslr, event);
+		copy->ksymbol.addr = addr + delta;
+		err = machine__process_ksymbol(host, event, sample);
+		if (err)
+			return err;
+		return aslr__deliver(aslr, copy, sample, machine);
+	}
+
+	err = machine__process_ksymbol(host, event, sample);
+	if (err)
+		return err;
+
+	err = aslr__map_delta(aslr, host, ASLR_KERNEL_ASID, 0, addr, len ?: 1,
+			      page_size, NULL, &delta);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return err;
+
+	copy = aslr__copy_event(aslr, event);
+	copy->ksymbol.addr = addr + delta;
+	return aslr__deliver(aslr, copy, sample, machine);
+}
+
+/* A new process gets the remapped layout of the parent it was forked from. */
+static int aslr__fork_space(struct aslr *aslr, struct machine *machine, int ppid, int pid)
+{
+	struct aslr_space key = { .machine = machine, .asid = ppid };
+	struct aslr_space *parent, *child;
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int err;
+
+	if (!hashmap__find(aslr->spaces, &key, &parent))
+		return 0;
+
+	child = aslr__findnew_space(aslr, machine, pid);
+	if (!child)
+		return -ENOMEM;
+	/* The child already has a layout (its mmaps were synthesized first). */
+	if (child->used)
+		return 0;
+
+	child->used = parent->used;
+	child->next = parent->next;
+	child->last_orig_end = parent->last_orig_end;
+	child->last_new_end = parent->last_new_end;
+
+	hashmap__for_each_entry(aslr->remaps, cur, bkt) {
+		struct aslr_remap *remap = cur->pvalue;
+		struct aslr_key child_key = remap->key;
+
+		if (remap->key.machine != machine || remap->key.asid != ppid)
+			continue;
+
+		child_key.asid = pid;
+		err = aslr__add_remap(aslr, &child_key, remap->delta);
+		if (err && err != -EEXIST)
+			return err;
+	}
+	return 0;
+}
+
+/* Forget the layout of an exited process, its pid may be reused. */
+static void aslr__exit_space(struct aslr *aslr, struct machine *machine, int pid)
+{
+	struct aslr_space key = { .machine = machine, .asid = pid };
+	struct aslr_space *space;
+	struct hashmap_entry *cur, *tmp;
+	size_t bkt;
+
+	if (hashmap__delete(aslr->spaces, &key, NULL, &space))
+		free(space);
+
+	hashmap__for_each_entry_safe(aslr->remaps, cur, tmp, bkt) {
+		struct aslr_remap *remap = cur->pvalue;
+
+		if (remap->key.machine != machine || remap->key.asid != pid)
+			continue;
+		hashmap__delete(aslr->remaps, &remap->key, NULL, NULL);
+		aslr_remap__delete(remap);
+	}
+}
+
+static int aslr__fork(const struct perf_tool *tool, union perf_event *event,
+		      struct perf_sample *sample, struct machine *machine)
+{
+	struct aslr *aslr = container_of(tool, struct aslr, tool);
+	struct machine *host = &aslr->machines.host;
+	int err = machine__process_fork_event(host, event, sample);
+
+	if (!err && event->fork.pid != event->fork.ppid)
+		err = aslr__fork_space(aslr, host, event->fork.ppid, event->fork.pid);
+	if (err)
+		return err;
+
+	return aslr__deliver(aslr, event, sample, machine);
+}
+
+static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
+		      struct perf_sample *sample, struct machine *machine)
+{
+	struct aslr *aslr = container_of(tool, struct aslr, tool);
+	struct machine *host = &aslr->machines.host;
+	int err = machine__process_exit_event(host, event, sample);
+
+	if (err)
+		return err;
+	if (event->fork.pid == event->fork.tid)
+		aslr__exit_space(aslr, host, event->fork.pid);
+
+	return aslr__deliver(aslr, event, sample, machine);
+}
+
+static int aslr__comm(const struct perf_tool *tool, union perf_event *event,
+		      struct perf_sample *sample, struct machine *machine)
+{
+	struct aslr *aslr = container_of(tool, struct aslr, tool);
+	struct machine *host = &aslr->machines.host;
+	int err = machine__process_comm_event(host, event, sample);
+
+	if (err)
+		return err;
+
+	return aslr__deliver(aslr, event, sample, machine);
+}
+
+/*
+ * The remapped address of @addr, 0 if it is in no known mapping: an unknown
+ * address can't be passed through, it would reveal the layout.
+ */
+static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
+			    struct thread *thread, u8 cpumode, u64 addr, bool *found)
+{
+	struct aslr_remap *remap = NULL;
+	struct addr_location al;
+
+	addr_location__init(&al);
+	if (thread__find_map(thread, cpumode, addr, &al)) {
+		int asid = cpumode == PERF_RECORD_MISC_KERNEL ? ASLR_KERNEL_ASID :
+								thread__pid(thread);
+
+		remap = aslr__find_remap(aslr, machine, asid, al.map);
+	}
+	addr_location__exit(&al);
+	if (found)
+		*found = remap;
+	return remap ? addr + remap->delta : 0;
+}
+
+/*
+ * Branch and data addresses don't necessarily share the cpumode of the sample,
+ * use the one of the address space they are in.
+ */
+static u64 aslr__remap_any(struct aslr *aslr, struct machine *machine,
+			   struct thread *thread, u8 cpumode, u64 addr)
+{
+	u8 other = cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_USER :
+							PERF_RECORD_MISC_KERNEL;
+	bool found;
+	u64 ret = aslr__remap_addr(aslr, machine, thread, cpumode, addr, &found);
+
+	if (found)
+		return ret;
+	return aslr__remap_addr(aslr, machine, thread, other, addr, NULL);
+}
+
+static int aslr__remap_callchain(struct aslr *aslr, struct machine *machine,
+				 struct thread *thread, struct perf_sample *sample,
+				 struct ip_callchain *callchain)
+{
+	u8 cpumode = sample->cpumode;
+	u64 i;
+
+	for (i = 0; i < callchain->nr; i++) {
+		u64 ip = callchain->ips[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_HV:
+				cpumode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			case PERF_CONTEXT_KERNEL:
+				cpumode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				cpumode = PERF_RECORD_MISC_USER;
+				break;
+			default:
+				aslr__err(sample->file_offset,
+					  "callchain context %#llx is not supported yet",
+					  (unsigned long long)ip);
+				return -EOPNOTSUPP;
+			}
+			continue;
+		}
+		callchain->ips[i] = aslr__remap_addr(aslr, machine, thread, cpumode, ip, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Samples are patched in a copy of the event: everything but the addresses,
+ * including the sample_type, stays as it was.
+ */
+static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
+			struct perf_sample *sample, struct evsel *evsel,
+			struct machine *machine)
+{
+	struct aslr *aslr = container_of(tool, struct aslr, tool);
+	u64 type = evsel->core.attr.sample_type;
+	struct perf_sample new_sample;
+	union perf_event *copy;
+	struct machine *host;
+	struct thread *thread;
+	__u64 *array;
+	int err = aslr__machine(aslr, sample->cpumode, sample->file_offset, &host);
+
+	if (err)
+		return err;
+
+	thread = machine__findnew_thread(host, sample->pid, sample->tid);
+	if (!thread)
+		return -ENOMEM;
+
+	copy = aslr__copy_event(aslr, event);
+	array = copy->sample.array;
+	if (type & PERF_SAMPLE_IDENTIFIER)
+		array++;
+	if (type & PERF_SAMPLE_IP) {
+		*array = aslr__remap_addr(aslr, host, thread, sample->cpumode,
+					  sample->ip, NULL);
+		array++;
+	}
+	if (type & PERF_SAMPLE_TID)
+		array++;
+	if (type & PERF_SAMPLE_TIME)
+		array++;
+	if (type & PERF_SAMPLE_ADDR)
+		*array = aslr__remap_any(aslr, host, thread, sample->cpumode, sample->addr);
+
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		struct ip_callchain *callchain = (void *)copy +
+						 ((void *)sample->callchain - (void *)event);
+
+		err = aslr__remap_callchain(aslr, host, thread, sample, callchain);
+		if (err)
+			goto out_put;
+	}
+
+	if (type & PERF_SAMPLE_BRANCH_STACK) {
+		struct branch_entry *entries = perf_sample__branch_entries(sample);
+		u64 i;
+
+		entries = (void *)copy + ((void *)entries - (void *)event);
+		for (i = 0; i < sample->branch_stack->nr; i++) {
+			entries[i].from = aslr__remap_any(aslr, host, thread, sample->cpumode,
+							  entries[i].from);
+			entries[i].to = aslr__remap_any(aslr, host, thread, sample->cpumode,
+							entries[i].to);
+		}
+	}
+
+	/* The delegate must see the remapped sample, e.g. to mark the DSOs hit. */
+	err = evsel__parse_sample(evsel, copy, &new_sample);
+	if (err) {
+		aslr__err(sample->file_offset, "can't parse the rewritten sample");
+		goto out_put;
+	}
+	new_sample.file_offset = sample->file_offset;
+	err = aslr->out.sample(aslr->delegate, copy, &new_sample, evsel, machine);
+out_put:
+	thread__put(thread);
+	return err;
+}
+
+int aslr__process_event(struct aslr *aslr, union perf_event *event,
+			struct perf_sample *sample, struct machine *machine)
+{
+	const struct perf_tool *tool = &aslr->tool;
+
+	switch (event->header.type) {
+	case PERF_RECORD_MMAP:
+		return tool->mmap(tool, event, sample, machine);
+	case PERF_RECORD_MMAP2:
+		return tool->mmap2(tool, event, sample, machine);
+	case PERF_RECORD_COMM:
+		return tool->comm(tool, event, sample, machine);
+	case PERF_RECORD_FORK:
+		return tool->fork(tool, event, sample, machine);
+	case PERF_RECORD_EXIT:
+		return tool->exit(tool, event, sample, machine);
+	case PERF_RECORD_KSYMBOL:
+		return tool->ksymbol(tool, event, sample, machine);
+	case PERF_RECORD_TEXT_POKE:
+		/* Only needed to decode instruction traces, which are refused. */
+		return 0;
+	default:
+		aslr__err(sample->file_offset, "unexpected event type %u", event->header.type);
+		return -EINVAL;
+	}
+}
+
+int aslr__process_sample(struct aslr *aslr, union perf_event *event,
+			 struct perf_sample *sample, struct evsel *evsel,
+			 struct machine *machine)
+{
+	return aslr->tool.sample(&aslr->tool, event, sample, evsel, machine);
+}
+
+int aslr__check_evsel(const struct evsel *evsel)
+{
+	static const struct {
+		u64 bit;
+		const char *name;
+	} fields[] = {
+		{ PERF_SAMPLE_REGS_USER,    "PERF_SAMPLE_REGS_USER (user registers)" },
+		{ PERF_SAMPLE_STACK_USER,   "PERF_SAMPLE_STACK_USER (user stack dumps)" },
+		{ PERF_SAMPLE_RAW,	    "PERF_SAMPLE_RAW (raw data, e.g. tracepoints)" },
+		{ PERF_SAMPLE_PHYS_ADDR,    "PERF_SAMPLE_PHYS_ADDR (physical addresses)" },
+		{ PERF_SAMPLE_REGS_INTR,    "PERF_SAMPLE_REGS_INTR (interrupt registers)" },
+		{ PERF_SAMPLE_AUX,	    "PERF_SAMPLE_AUX (AUX area samples)" },
+	};
+	const struct perf_event_attr *attr = &evsel->core.attr;
+	u64 refused = attr->sample_type & ASLR_REFUSED_SAMPLE_TYPES;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (refused & fields[i].bit) {
+			pr_err("--aslr does not support %s yet, found in event '%s'\n",
+			       fields[i].name, evsel__name((struct evsel *)evsel));
+			return -EOPNOTSUPP;
+		}
+	}
+	if (attr->type == PERF_TYPE_BREAKPOINT) {
+		pr_err("--aslr does not support breakpoint events yet (their address is in the attribute), found '%s'\n",
+		       evsel__name((struct evsel *)evsel));
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+int aslr__check_evlist(struct evlist *evlist)
+{
+	struct evsel *evsel;
+	int err;
+
+	evlist__for_each_entry(evlist, evsel) {
+		err = aslr__check_evsel(evsel);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
+{
+	struct aslr *aslr = zalloc(sizeof(*aslr));
+
+	if (!aslr)
+		return NULL;
+
+	machines__init(&aslr->machines);
+	aslr->machines.host.env = env;
+
+	aslr->buf = malloc(PERF_SAMPLE_MAX_SIZE);
+	aslr->remaps = hashmap__new(aslr_key__hash, aslr_key__equal, NULL);
+	aslr->spaces = hashmap__new(aslr_space__hash, aslr_space__equal, NULL);
+	if (!aslr->buf || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces)) {
+		if (IS_ERR(aslr->remaps))
+			aslr->remaps = NULL;
+		if (IS_ERR(aslr->spaces))
+			aslr->spaces = NULL;
+		aslr__delete(aslr);
+		return NULL;
+	}
+
+	aslr->delegate = delegate;
+	aslr->out = *delegate;
+
+	perf_tool__init(&aslr->tool, /*ordered_events=*/false);
+	aslr->tool.mmap = aslr__mmap;
+	aslr->tool.mmap2 = aslr__mmap2;
+	aslr->tool.comm = aslr__comm;
+	aslr->tool.fork = aslr__fork;
+	aslr->tool.exit = aslr__exit;
+	aslr->tool.ksymbol = aslr__ksymbol;
+	aslr->tool.sample = aslr__sample;
+	return aslr;
+}
+
+void aslr__delete(struct aslr *aslr)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!aslr)
+		return;
+
+	if (aslr->remaps) {
+		hashmap__for_each_entry(aslr->remaps, cur, bkt)
+			aslr_remap__delete(cur->pvalue);
+		hashmap__free(aslr->remaps);
+	}
+	if (aslr->spaces) {
+		hashmap__for_each_entry(aslr->spaces, cur, bkt)
+			free(cur->pvalue);
+		hashmap__free(aslr->spaces);
+	}
+	machines__exit(&aslr->machines);
+	free(aslr->buf);
+	free(aslr);
+}

@@ -18,13 +18,14 @@ mkdir -p "$logs"
 # check NAME COMMAND...: one check; its output is shown indented and kept
 # in build/tests/.
 check() {
-	local name=$1 log
+	local name=$1 log start
 	shift
 	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$name").log
+	start=$(date +%s)
 	if "$@" 2>&1 | tee "$log" | sed -u 's/^/      /'; then
-		echo "PASS  $name" | tee -a "$results"
+		echo "PASS  $name ($(( $(date +%s) - start ))s)" | tee -a "$results"
 	else
-		echo "FAIL  $name (log: $log)" | tee -a "$results"
+		echo "FAIL  $name ($(( $(date +%s) - start ))s, log: $log)" | tee -a "$results"
 	fi
 }
 

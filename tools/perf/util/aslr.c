@@ -402,6 +402,19 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	if (err)
 		return err;
 
+	/*
+	 * A kernel image MMAP without the address of _text makes perf report
+	 * recreate the kernel map without the relocation the _text one gave:
+	 * harmless where the kernel was, but the remapped kernel would no
+	 * longer resolve against kallsyms or vmlinux. It carries nothing else.
+	 */
+	if (kernel && !kernel_text && !*pgoff && aslr->have_kernel_delta &&
+	    !strcmp(filename, machine->mmap_name)) {
+		pr_debug("--aslr: dropping kernel MMAP without _text address at file offset %#llx\n",
+			 (unsigned long long)sample->file_offset);
+		return 0;
+	}
+
 	is_overlaid = aslr__overlaid_delta(aslr, machine, asid, tid, start, len, &overlaid);
 
 	/*

@@ -8,7 +8,7 @@ set -euo pipefail
 
 packages=(
 	# fetch, unpack, patch, check
-	ca-certificates debian-archive-keyring xz-utils git quilt ccache
+	ca-certificates debian-archive-keyring xz-utils git quilt ccache time
 	shellcheck python3 perl dpkg-dev
 	# toolchain
 	build-essential pkg-config flex bison clang llvm lld

@@ -19,6 +19,7 @@
  * the sizes of the mappings, but no distance between unrelated regions.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,6 +37,7 @@
 #include "event.h"
 #include "evlist.h"
 #include "evsel.h"
+#include "header.h"
 #include "machine.h"
 #include "map.h"
 #include "maps.h"
@@ -43,6 +45,7 @@
 #include "thread.h"
 #include "util.h"
 #include "vdso.h"
+#include "pmus.h"
 #include "util/hashmap.h"
 
 /* Where the synthetic user and kernel layouts start. */
@@ -59,9 +62,38 @@
 #define ASLR_KERNEL_ASID	-1
 
 #define ASLR_REFUSED_SAMPLE_TYPES					\
-	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER |		\
-	 PERF_SAMPLE_RAW | PERF_SAMPLE_PHYS_ADDR |			\
-	 PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_AUX)
+	(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_RAW | PERF_SAMPLE_AUX)
+
+/*
+ * Registers hold addresses (ip, sp, anything in general purpose registers)
+ * that can't be told apart from other values: they are cut out of the
+ * samples and out of the attributes.
+ */
+#define ASLR_STRIPPED_SAMPLE_TYPES					\
+	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)
+
+/*
+ * The last mapping an address was found in, for an address space and a
+ * cpumode: most addresses of a sample and of the next ones are in the same
+ * few mappings. Not a reference on the maps, the cache is reset by any event
+ * that changes the layout or the threads.
+ */
+struct aslr_map_cache {
+	/* The maps of the thread, NULL for the kernel ones, shared by all. */
+	const struct maps	*maps;
+	u64			start;
+	u64			end;
+	u64			delta;
+	u8			cpumode;
+};
+
+/* What happened to the records of a type. */
+struct aslr_stat {
+	u64		kept;
+	u64		rewritten;
+	u64		dropped;
+	const char	*why;
+};
 
 struct aslr_key {
 	struct machine	*machine;
@@ -101,7 +133,31 @@ struct aslr {
 	u64			kernel_delta;
 	bool			have_kernel_delta;
 	union perf_event	*buf;
+	struct aslr_stat	stats[PERF_RECORD_HEADER_MAX];
+	/* For kernel and user addresses. */
+	struct aslr_map_cache	map_cache[2];
+	/* Samples that had their registers cut out, physical address zeroed. */
+	u64			regs_stripped;
+	u64			phys_zeroed;
 };
+
+static void aslr__count(struct aslr *aslr, u32 type, bool rewritten)
+{
+	if (type >= PERF_RECORD_HEADER_MAX)
+		return;
+	if (rewritten)
+		aslr->stats[type].rewritten++;
+	else
+		aslr->stats[type].kept++;
+}
+
+void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why)
+{
+	if (!aslr || type >= PERF_RECORD_HEADER_MAX)
+		return;
+	aslr->stats[type].dropped++;
+	aslr->stats[type].why = why;
+}
 
 static size_t aslr_key__hash(long key, void *ctx __maybe_unused)
 {
@@ -352,6 +408,7 @@ static int aslr__deliver(struct aslr *aslr, union perf_event *event,
 	const struct perf_tool *out = &aslr->out;
 	const struct perf_tool *delegate = aslr->delegate;
 
+	aslr__count(aslr, event->header.type, event == aslr->buf);
 	switch (event->header.type) {
 	case PERF_RECORD_MMAP:
 		return out->mmap(delegate, event, sample, machine);
@@ -446,6 +503,7 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		/* Not a mapping perf tracks: drop it rather than leak it. */
 		pr_debug("--aslr: dropping untracked MMAP event at file offset %#llx\n",
 			 (unsigned long long)sample->file_offset);
+		aslr__count_dropped(aslr, event->header.type, "not a mapping perf tracks");
 		return 0;
 	}
 	if (err)
@@ -465,8 +523,11 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		aslr->have_kernel_delta = true;
 	} else if (kernel && is_entry_trampoline(filename)) {
 		/* The pgoff is the address of the trampoline in the kernel image. */
-		if (!aslr->have_kernel_delta)
+		if (!aslr->have_kernel_delta) {
+			aslr__count_dropped(aslr, event->header.type,
+					    "entry trampoline before the kernel map");
 			return 0;
+		}
 		*copy_pgoff = *pgoff + aslr->kernel_delta;
 	} else if (anon) {
 		*copy_pgoff = 0;
@@ -505,8 +566,11 @@ static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
 	int err;
 
 	if (event->ksymbol.flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) {
-		if (!aslr__overlaid_delta(aslr, host, ASLR_KERNEL_ASID, 0, addr, 1, &delta))
+		if (!aslr__overlaid_delta(aslr, host, ASLR_KERNEL_ASID, 0, addr, 1, &delta)) {
+			aslr__count_dropped(aslr, event->header.type,
+					    "unregistering an unknown symbol");
 			return 0;
+		}
 		copy = aslr__copy_event(aslr, event);
 		copy->ksymbol.addr = addr + delta;
 		err = machine__process_ksymbol(host, event, sample);
@@ -521,8 +585,10 @@ static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
 
 	err = aslr__map_delta(aslr, host, ASLR_KERNEL_ASID, 0, addr, len ?: 1,
 			      page_size, NULL, &delta);
-	if (err == -ENOENT)
+	if (err == -ENOENT) {
+		aslr__count_dropped(aslr, event->header.type, "not a mapping perf tracks");
 		return 0;
+	}
 	if (err)
 		return err;
 
@@ -641,15 +707,31 @@ static int aslr__comm(const struct perf_tool *tool, union perf_event *event,
 static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 			    struct thread *thread, u8 cpumode, u64 addr, bool *found)
 {
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	struct aslr_map_cache *cache = &aslr->map_cache[kernel];
+	const struct maps *maps = kernel ? NULL : thread__maps(thread);
 	struct aslr_remap *remap = NULL;
 	struct addr_location al;
 
+	if (cache->end && cache->maps == maps && cache->cpumode == cpumode &&
+	    addr >= cache->start && addr < cache->end) {
+		if (found)
+			*found = true;
+		return addr + cache->delta;
+	}
+
 	addr_location__init(&al);
 	if (thread__find_map(thread, cpumode, addr, &al)) {
-		int asid = cpumode == PERF_RECORD_MISC_KERNEL ? ASLR_KERNEL_ASID :
-								thread__pid(thread);
+		int asid = kernel ? ASLR_KERNEL_ASID : thread__pid(thread);
 
 		remap = aslr__find_remap(aslr, machine, asid, al.map);
+		if (remap) {
+			cache->maps = maps;
+			cache->cpumode = cpumode;
+			cache->start = map__start(al.map);
+			cache->end = map__end(al.map);
+			cache->delta = remap->delta;
+		}
 	}
 	addr_location__exit(&al);
 	if (found)
@@ -695,11 +777,23 @@ static int aslr__remap_callchain(struct aslr *aslr, struct machine *machine,
 			case PERF_CONTEXT_USER:
 				cpumode = PERF_RECORD_MISC_USER;
 				break;
-			default:
+			case PERF_CONTEXT_GUEST:
+			case PERF_CONTEXT_GUEST_KERNEL:
+			case PERF_CONTEXT_GUEST_USER:
 				aslr__err(sample->file_offset,
-					  "callchain context %#llx is not supported yet",
-					  (unsigned long long)ip);
+					  "guest callchain contexts are not supported yet");
 				return -EOPNOTSUPP;
+			default:
+				/*
+				 * Not a context, the frame pointer chain went
+				 * astray (perf report discards the callchain):
+				 * nothing after it can be attributed to an
+				 * address space. The value itself is in the
+				 * last page, where nothing is ever mapped.
+				 */
+				for (i++; i < callchain->nr; i++)
+					callchain->ips[i] = 0;
+				return 0;
 			}
 			continue;
 		}
@@ -708,9 +802,73 @@ static int aslr__remap_callchain(struct aslr *aslr, struct machine *machine,
 	return 0;
 }
 
+/* Remove @len u64s at @pos from the sample @event. */
+static void aslr__cut_sample(union perf_event *event, __u64 *pos, size_t len)
+{
+	void *end = (void *)event + event->header.size;
+
+	memmove(pos, pos + len, end - (void *)(pos + len));
+	event->header.size -= len * sizeof(u64);
+}
+
 /*
- * Samples are patched in a copy of the event: everything but the addresses,
- * including the sample_type, stays as it was.
+ * Cut the user and interrupt registers out of the copy of a sample parsed in
+ * @sample, zero its physical address.
+ *
+ * These fields follow the variable sized ones (callchain, branch stack, ...)
+ * and the fields after them have a fixed size (the user stack and AUX data
+ * are refused), so they are located from the end of the sample.
+ */
+static int aslr__scrub_sample(struct aslr *aslr, union perf_event *event,
+			      const struct perf_event_attr *attr,
+			      struct perf_sample *sample)
+{
+	u64 type = attr->sample_type;
+	__u64 *pos = (void *)event + event->header.size;
+	__u64 *start = event->sample.array;
+	size_t len;
+
+	pos -= hweight64(type & (PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
+				 PERF_SAMPLE_CODE_PAGE_SIZE));
+	if (type & PERF_SAMPLE_PHYS_ADDR) {
+		*--pos = 0;
+		sample->phys_addr = 0;
+		aslr->phys_zeroed++;
+	}
+	if (type & PERF_SAMPLE_REGS_INTR) {
+		len = 1 + (sample->intr_regs.abi ? hweight64(attr->sample_regs_intr) : 0);
+		pos -= len;
+		if (pos < start ||
+		    (sample->intr_regs.abi && sample->intr_regs.regs != (u64 *)(pos + 1)))
+			goto out_corrupt;
+		aslr__cut_sample(event, pos, len);
+	}
+	pos -= !!(type & PERF_SAMPLE_WEIGHT_TYPE) +
+	       !!(type & PERF_SAMPLE_DATA_SRC) + !!(type & PERF_SAMPLE_TRANSACTION);
+	if (type & PERF_SAMPLE_REGS_USER) {
+		len = 1 + (sample->user_regs.abi ? hweight64(attr->sample_regs_user) : 0);
+		pos -= len;
+		if (pos < start ||
+		    (sample->user_regs.abi && sample->user_regs.regs != (u64 *)(pos + 1)))
+			goto out_corrupt;
+		aslr__cut_sample(event, pos, len);
+	}
+	if (type & ASLR_STRIPPED_SAMPLE_TYPES) {
+		memset(&sample->user_regs, 0, sizeof(sample->user_regs));
+		memset(&sample->intr_regs, 0, sizeof(sample->intr_regs));
+		aslr->regs_stripped++;
+	}
+	return 0;
+
+out_corrupt:
+	aslr__err(sample->file_offset,
+		  "can't locate the registers in the sample, the file is corrupt");
+	return -EINVAL;
+}
+
+/*
+ * Samples are patched in a copy of the event: everything but the addresses
+ * stays as it was, except for the registers, cut out.
  */
 static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 			struct perf_sample *sample, struct evsel *evsel,
@@ -777,6 +935,12 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 		goto out_put;
 	}
 	new_sample.file_offset = sample->file_offset;
+	if (type & (ASLR_STRIPPED_SAMPLE_TYPES | PERF_SAMPLE_PHYS_ADDR)) {
+		err = aslr__scrub_sample(aslr, copy, &evsel->core.attr, &new_sample);
+		if (err)
+			goto out_put;
+	}
+	aslr__count(aslr, PERF_RECORD_SAMPLE, /*rewritten=*/true);
 	err = aslr->out.sample(aslr->delegate, copy, &new_sample, evsel, machine);
 out_put:
 	thread__put(thread);
@@ -787,6 +951,9 @@ int aslr__process_event(struct aslr *aslr, union perf_event *event,
 			struct perf_sample *sample, struct machine *machine)
 {
 	const struct perf_tool *tool = &aslr->tool;
+
+	/* The layout or the threads may change. */
+	memset(aslr->map_cache, 0, sizeof(aslr->map_cache));
 
 	switch (event->header.type) {
 	case PERF_RECORD_MMAP:
@@ -802,7 +969,9 @@ int aslr__process_event(struct aslr *aslr, union perf_event *event,
 	case PERF_RECORD_KSYMBOL:
 		return tool->ksymbol(tool, event, sample, machine);
 	case PERF_RECORD_TEXT_POKE:
-		/* Only needed to decode instruction traces, which are refused. */
+		/* Only needed to decode instruction traces, which are dropped. */
+		aslr__count_dropped(aslr, event->header.type,
+				    "instruction patching, not needed without instruction traces");
 		return 0;
 	default:
 		aslr__err(sample->file_offset, "unexpected event type %u", event->header.type);
@@ -823,11 +992,8 @@ int aslr__check_evsel(const struct evsel *evsel)
 		u64 bit;
 		const char *name;
 	} fields[] = {
-		{ PERF_SAMPLE_REGS_USER,    "PERF_SAMPLE_REGS_USER (user registers)" },
 		{ PERF_SAMPLE_STACK_USER,   "PERF_SAMPLE_STACK_USER (user stack dumps)" },
 		{ PERF_SAMPLE_RAW,	    "PERF_SAMPLE_RAW (raw data, e.g. tracepoints)" },
-		{ PERF_SAMPLE_PHYS_ADDR,    "PERF_SAMPLE_PHYS_ADDR (physical addresses)" },
-		{ PERF_SAMPLE_REGS_INTR,    "PERF_SAMPLE_REGS_INTR (interrupt registers)" },
 		{ PERF_SAMPLE_AUX,	    "PERF_SAMPLE_AUX (AUX area samples)" },
 	};
 	const struct perf_event_attr *attr = &evsel->core.attr;
@@ -841,12 +1007,190 @@ int aslr__check_evsel(const struct evsel *evsel)
 			return -EOPNOTSUPP;
 		}
 	}
-	if (attr->type == PERF_TYPE_BREAKPOINT) {
-		pr_err("--aslr does not support breakpoint events yet (their address is in the attribute), found '%s'\n",
-		       evsel__name((struct evsel *)evsel));
-		return -EOPNOTSUPP;
-	}
 	return 0;
+}
+
+static bool aslr__is_probe_pmu_name(const char *name)
+{
+	return !strcmp(name, "kprobe") || !strcmp(name, "uprobe");
+}
+
+/*
+ * Whether @type is the kprobe or uprobe PMU, whose attributes hold the address
+ * of the probe (config2) and a pointer into the memory of the process that
+ * created it (config1). PMU types are dynamic, use the ones of the machine
+ * where the file was recorded, or of this one when the file doesn't say.
+ */
+static bool aslr__is_probe_pmu(u32 type, struct perf_env *env)
+{
+	const char *mapping = env ? env->pmu_mappings : NULL;
+	struct perf_pmu *pmu;
+	int i;
+
+	if (type < PERF_TYPE_MAX)
+		return false;
+
+	if (mapping) {
+		for (i = 0; i < env->nr_pmu_mappings; i++) {
+			char *name;
+
+			if (strtoul(mapping, &name, 10) == type && *name == ':')
+				return aslr__is_probe_pmu_name(name + 1);
+			mapping += strlen(mapping) + 1;
+		}
+		return false;
+	}
+
+	pmu = perf_pmus__find_by_type(type);
+	return pmu && aslr__is_probe_pmu_name(pmu->name);
+}
+
+/*
+ * Remove from @attr the sample fields --aslr cuts out of the samples and zero
+ * the addresses it holds. Returns whether it held addresses.
+ */
+static bool aslr__scrub_attr(struct perf_event_attr *attr, struct perf_env *env)
+{
+	bool addrs = false;
+
+	attr->sample_type &= ~ASLR_STRIPPED_SAMPLE_TYPES;
+	attr->sample_regs_user = 0;
+	attr->sample_regs_intr = 0;
+
+	if (attr->type == PERF_TYPE_BREAKPOINT) {
+		attr->bp_addr = 0;
+		addrs = true;
+	} else if (aslr__is_probe_pmu(attr->type, env)) {
+		/* kprobe_func/uprobe_path and kprobe_addr/probe_offset. */
+		attr->config1 = 0;
+		attr->config2 = 0;
+		addrs = true;
+	}
+	return addrs;
+}
+
+static bool aslr__evsel_has_addrs(struct evsel *evsel, struct perf_env *env)
+{
+	struct perf_event_attr attr = evsel->core.attr;
+
+	return aslr__scrub_attr(&attr, env);
+}
+
+/* The name of a breakpoint event is made from its address. */
+static void aslr__rename_evsel(struct evsel *evsel)
+{
+	u64 bp_addr = evsel->core.attr.bp_addr;
+
+	if (evsel->core.attr.type != PERF_TYPE_BREAKPOINT)
+		return;
+	zfree(&evsel->name);
+	evsel->core.attr.bp_addr = 0;
+	evsel__name(evsel);
+	evsel->core.attr.bp_addr = bp_addr;
+}
+
+void aslr__scrub_evlist(struct evlist *evlist, struct perf_env *env)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(evlist, evsel) {
+		aslr__rename_evsel(evsel);
+		aslr__scrub_attr(&evsel->core.attr, env);
+	}
+}
+
+static bool aslr__evlist_has_addrs(struct evlist *evlist, struct perf_env *env)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(evlist, evsel) {
+		if (aslr__evsel_has_addrs(evsel, env))
+			return true;
+	}
+	return false;
+}
+
+bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
+			      struct perf_env *env, union perf_event *event)
+{
+	const char *why = NULL;
+
+	switch (event->header.type) {
+	case PERF_RECORD_HEADER_ATTR: {
+		struct perf_event_attr attr = { .size = 0, };
+		size_t size = event->attr.attr.size ?: PERF_ATTR_SIZE_VER0;
+
+		/* The attr may be smaller than ours, don't write past it. */
+		size = min(size, sizeof(attr));
+		memcpy(&attr, &event->attr.attr, size);
+		aslr__scrub_attr(&attr, env);
+		memcpy(&event->attr.attr, &attr, size);
+		return true;
+	}
+	case PERF_RECORD_HEADER_FEATURE:
+		switch (event->feat.feat_id) {
+		case HEADER_EVENT_DESC:
+			if (!aslr__evlist_has_addrs(evlist, env))
+				break;
+			fallthrough;
+		case HEADER_BPF_PROG_INFO:
+		case HEADER_CMDLINE:
+			why = "may hold addresses: BPF programs, command line, event descs";
+			break;
+		default:
+			break;
+		}
+		break;
+	case PERF_RECORD_EVENT_UPDATE: {
+		struct evsel *evsel = evlist__id2evsel(evlist, event->event_update.id);
+
+		if (event->event_update.type == PERF_EVENT_UPDATE__NAME &&
+		    evsel && evsel->core.attr.type == PERF_TYPE_BREAKPOINT)
+			why = "breakpoint event names, they hold the address";
+		break;
+	}
+	default:
+		break;
+	}
+	if (why) {
+		aslr__count_dropped(aslr, event->header.type, why);
+		return false;
+	}
+	return true;
+}
+
+void aslr__print_stats(const struct aslr *aslr)
+{
+	u32 type;
+
+	if (!aslr || verbose <= 0)
+		return;
+
+	for (type = 0; type < PERF_RECORD_HEADER_MAX; type++) {
+		const struct aslr_stat *st = &aslr->stats[type];
+		char buf[512];
+		size_t n = 0;
+
+		if (!st->kept && !st->rewritten && !st->dropped)
+			continue;
+		if (st->kept)
+			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " kept", st->kept);
+		if (st->rewritten)
+			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " rewritten",
+				       st->rewritten);
+		if (type == PERF_RECORD_SAMPLE && aslr->regs_stripped)
+			n += scnprintf(buf + n, sizeof(buf) - n,
+				       ", %" PRIu64 " stripped of their registers",
+				       aslr->regs_stripped);
+		if (type == PERF_RECORD_SAMPLE && aslr->phys_zeroed)
+			n += scnprintf(buf + n, sizeof(buf) - n,
+				       ", %" PRIu64 " with their physical address zeroed",
+				       aslr->phys_zeroed);
+		if (st->dropped)
+			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " dropped (%s)",
+				       st->dropped, st->why);
+		pr_debug("aslr: %s: %s\n", perf_event__name(type), buf + 2);
+	}
 }
 
 int aslr__check_evlist(struct evlist *evlist)

@@ -22,9 +22,26 @@ struct aslr;
 struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env);
 void aslr__delete(struct aslr *aslr);
 
-/* Refuse attributes with fields that would leak addresses. */
+/* Refuse attributes with sample fields that can't be remapped yet. */
 int aslr__check_evsel(const struct evsel *evsel);
 int aslr__check_evlist(struct evlist *evlist);
+
+/*
+ * Zero the addresses of breakpoints and probes in the attributes, drop the
+ * sample fields cut out of the samples: for the attributes in the file header.
+ */
+void aslr__scrub_evlist(struct evlist *evlist, struct perf_env *env);
+/*
+ * Scrub a pipe mode header event (attribute, feature, event update) in place,
+ * returns false if it must be dropped. @aslr may be NULL.
+ */
+bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
+			      struct perf_env *env, union perf_event *event);
+
+/* Count a record that was dropped because it can't be remapped. */
+void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why);
+/* With -v, say what was kept, rewritten and dropped. */
+void aslr__print_stats(const struct aslr *aslr);
 
 /* Entry points for the wrapped tool's mmap, mmap2, comm, fork, ... callbacks. */
 int aslr__process_event(struct aslr *aslr, union perf_event *event,

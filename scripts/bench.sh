@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Compare the cost of perf inject --aslr with the runs without it.
+#
+# Usage: bench.sh [SIZE_MB ...]        (default: 250 500)
+#
+# For each size, records a system wide profile (perf record -e cpu-clock
+# -c 20000 -g -a) of a multi-process, multi-threaded, mmap-heavy workload
+# until perf.data is at least SIZE_MB, then times:
+#   perf inject, perf inject -b, perf inject --aslr, perf inject -b --aslr
+# reporting wall time, MB/s of input and peak RSS (GNU time).  The --aslr
+# runs are compared with the matching run without it.
+#
+# Environment: BENCH_PERF (perf binary, default: build/perf/perf), BENCH_DIR
+# (work directory, default: a new /tmp/aslr-bench.XXXXXX, removed at the end
+# unless KEEP=1), RUNS (runs per measurement, the fastest is kept, default 1).
+# `make -f Makefile.series bench` runs it; BENCH_SIZES="250 500" there.
+
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=config.sh
+. "$(dirname "$0")/config.sh"
+
+PERF=${BENCH_PERF:-$PERF}
+RUNS=${RUNS:-1}
+sizes=("$@")
+[ ${#sizes[@]} -eq 0 ] && sizes=(250 500)
+
+if [ ! -x /usr/bin/time ]; then
+	echo "GNU time is needed: apt-get install time" >&2
+	exit 1
+fi
+
+dir=${BENCH_DIR:-$(mktemp -d /tmp/aslr-bench.XXXXXX)}
+mkdir -p "${dir}"
+workload_pids=()
+
+cleanup() {
+	local p
+
+	for p in "${workload_pids[@]}"; do
+		kill "${p}" 2> /dev/null || true
+	done
+	wait 2> /dev/null || true
+	if [ -z "${KEEP:-}" ] && [ -z "${BENCH_DIR:-}" ]; then
+		rm -rf "${dir}"
+	fi
+}
+trap cleanup EXIT
+
+# A workload that keeps creating processes, threads and executable mappings:
+# every mmap of a file with PROT_EXEC is a MMAP2 record.
+build_workload() {
+	cat > "${dir}/load.c" <<'EOF'
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *files[] = { "/bin/sh", "/bin/ls", "/bin/cat", "/bin/true" };
+
+static void *thread(void *arg)
+{
+	long n = (long)arg, i;
+	volatile unsigned long sum = 0;
+
+	for (i = 0; i < 20; i++) {
+		int fd = open(files[(n + i) % 4], O_RDONLY);
+		void *p;
+
+		if (fd < 0)
+			continue;
+		p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (p != MAP_FAILED) {
+			sum += *(volatile char *)p;
+			munmap(p, 4096);
+		}
+		for (long j = 0; j < 200000; j++)
+			sum += j * n;
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	for (;;) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			pthread_t t[4];
+			long i;
+
+			for (i = 0; i < 4; i++)
+				pthread_create(&t[i], NULL, thread, (void *)i);
+			for (i = 0; i < 4; i++)
+				pthread_join(t[i], NULL);
+			/* and a few short lived processes with their own libs */
+			if (fork() == 0) {
+				execl("/bin/true", "true", NULL);
+				_exit(1);
+			}
+			wait(NULL);
+			_exit(0);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+}
+EOF
+	cc -O1 -pthread -o "${dir}/load" "${dir}/load.c"
+}
+
+start_workload() {
+	for _ in 1 2 3; do
+		"${dir}/load" &
+		workload_pids+=($!)
+	done
+}
+
+stop_workload() {
+	local p
+
+	for p in "${workload_pids[@]}"; do
+		kill "${p}" 2> /dev/null || true
+	done
+	wait "${workload_pids[@]}" 2> /dev/null || true
+	workload_pids=()
+}
+
+# record SIZE_MB FILE
+record() {
+	local mb=$1 file=$2 rec
+
+	start_workload
+	"${PERF}" record -q -e cpu-clock -c 20000 -g -a -o "${file}" > /dev/null 2>&1 &
+	rec=$!
+	while [ "$(stat -c %s "${file}" 2> /dev/null || echo 0)" -lt $((mb * 1024 * 1024)) ]; do
+		sleep 0.5
+	done
+	kill -INT "${rec}"
+	wait "${rec}" || true
+	stop_workload
+}
+
+# measure FILE OPTIONS... -> prints "wall_s rss_kb", fastest of RUNS
+measure() {
+	local file=$1 best="" r line
+
+	shift
+	for ((r = 0; r < RUNS; r++)); do
+		/usr/bin/time -f "%e %M" -o "${dir}/time.txt" \
+			"${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data" 2> "${dir}/inject.err" ||
+			{ echo "perf inject $* failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
+		line=$(tail -1 "${dir}/time.txt")
+		rm -f "${dir}/out.data"
+		if [ -z "${best}" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
+			best=${line}
+		fi
+	done
+	echo "${best}"
+}
+
+build_workload
+
+printf "%-8s %-10s %-16s %9s %9s %10s %18s\n" \
+	"size" "records" "options" "wall(s)" "MB/s" "RSS(MB)" "vs -b (vs none)"
+for mb in "${sizes[@]}"; do
+	file="${dir}/perf-${mb}.data"
+	# KEEP=1 BENCH_DIR=... reuses the recordings of a previous run
+	[ -s "${file}" ] || record "${mb}" "${file}"
+	size=$(stat -c %s "${file}")
+	nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null | awk '/TOTAL events:/ { print $3 }')
+	declare -A wall=()
+	for opts in "" "-b" "--aslr" "-b --aslr"; do
+		# shellcheck disable=SC2086
+		read -r t rss < <(measure "${file}" ${opts})
+		wall["x${opts}"]=${t}
+		ratio=""
+		case "${opts}" in
+		# --aslr implies -b, so -b is the matching run of both
+		--aslr | "-b --aslr")
+			ratio=$(awk -v a="${t}" -v b="${wall[x-b]}" -v c="${wall[x]}" \
+				'BEGIN { printf "%.2fx (%.2fx)", a / b, a / c }') ;;
+		esac
+		printf "%-8s %-10s %-16s %9.2f %9.1f %10.1f %18s\n" \
+			"$((size / 1024 / 1024))MB" "${nr}" "${opts:-(none)}" "${t}" \
+			"$(awk -v s="${size}" -v t="${t}" 'BEGIN { print s / 1048576 / (t > 0 ? t : 0.01) }')" \
+			"$(awk -v r="${rss}" 'BEGIN { print r / 1024 }')" "${ratio}"
+	done
+	unset wall
+	[ -n "${KEEP:-}" ] || rm -f "${file}"
+done

@@ -136,6 +136,11 @@ struct aslr {
 	struct aslr_stat	stats[PERF_RECORD_HEADER_MAX];
 	/* For kernel and user addresses. */
 	struct aslr_map_cache	map_cache[2];
+	/*
+	 * The thread of the last sample, a reference: the next samples are
+	 * often of the same thread. Reset with the map cache.
+	 */
+	struct thread		*last_thread;
 	/* Samples that had their registers cut out, physical address zeroed. */
 	u64			regs_stripped;
 	u64			phys_zeroed;
@@ -700,6 +705,27 @@ static int aslr__comm(const struct perf_tool *tool, union perf_event *event,
 	return aslr__deliver(aslr, event, sample, machine);
 }
 
+static void aslr__reset_caches(struct aslr *aslr)
+{
+	memset(aslr->map_cache, 0, sizeof(aslr->map_cache));
+	thread__zput(aslr->last_thread);
+}
+
+/* The thread of @sample, not a reference: it is held by the cache. */
+static struct thread *aslr__sample_thread(struct aslr *aslr, struct machine *host,
+					  struct perf_sample *sample)
+{
+	struct thread *thread = aslr->last_thread;
+
+	if (thread && thread__pid(thread) == (pid_t)sample->pid &&
+	    thread__tid(thread) == (pid_t)sample->tid)
+		return thread;
+
+	thread__put(thread);
+	aslr->last_thread = machine__findnew_thread(host, sample->pid, sample->tid);
+	return aslr->last_thread;
+}
+
 /*
  * The remapped address of @addr, 0 if it is in no known mapping: an unknown
  * address can't be passed through, it would reveal the layout.
@@ -886,7 +912,7 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 	if (err)
 		return err;
 
-	thread = machine__findnew_thread(host, sample->pid, sample->tid);
+	thread = aslr__sample_thread(aslr, host, sample);
 	if (!thread)
 		return -ENOMEM;
 
@@ -912,7 +938,7 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 
 		err = aslr__remap_callchain(aslr, host, thread, sample, callchain);
 		if (err)
-			goto out_put;
+			return err;
 	}
 
 	if (type & PERF_SAMPLE_BRANCH_STACK) {
@@ -932,19 +958,16 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 	err = evsel__parse_sample(evsel, copy, &new_sample);
 	if (err) {
 		aslr__err(sample->file_offset, "can't parse the rewritten sample");
-		goto out_put;
+		return err;
 	}
 	new_sample.file_offset = sample->file_offset;
 	if (type & (ASLR_STRIPPED_SAMPLE_TYPES | PERF_SAMPLE_PHYS_ADDR)) {
 		err = aslr__scrub_sample(aslr, copy, &evsel->core.attr, &new_sample);
 		if (err)
-			goto out_put;
+			return err;
 	}
 	aslr__count(aslr, PERF_RECORD_SAMPLE, /*rewritten=*/true);
-	err = aslr->out.sample(aslr->delegate, copy, &new_sample, evsel, machine);
-out_put:
-	thread__put(thread);
-	return err;
+	return aslr->out.sample(aslr->delegate, copy, &new_sample, evsel, machine);
 }
 
 int aslr__process_event(struct aslr *aslr, union perf_event *event,
@@ -953,7 +976,7 @@ int aslr__process_event(struct aslr *aslr, union perf_event *event,
 	const struct perf_tool *tool = &aslr->tool;
 
 	/* The layout or the threads may change. */
-	memset(aslr->map_cache, 0, sizeof(aslr->map_cache));
+	aslr__reset_caches(aslr);
 
 	switch (event->header.type) {
 	case PERF_RECORD_MMAP:
@@ -1260,6 +1283,7 @@ void aslr__delete(struct aslr *aslr)
 			free(cur->pvalue);
 		hashmap__free(aslr->spaces);
 	}
+	aslr__reset_caches(aslr);
 	machines__exit(&aslr->machines);
 	free(aslr->buf);
 	free(aslr);

@@ -3,8 +3,10 @@
 # Bisectability: build perf after every patch of the series (incremental
 # builds in one worktree, ccache) and run the tests the series has added
 # by that patch (the perf tests whose description pristine perf does not
-# have).  Fails naming the first patch that does not build or whose tests
-# fail.
+# have) that the patch concerns, as scripts/bisect-tests.list says; the
+# last patch runs them all, unless BISECT_TIP_TESTED=1 (make check runs
+# them on that tree anyway).  Fails naming the first patch that does not
+# build or whose tests fail.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -27,7 +29,14 @@ if [ ! -s "$pristine_list" ]; then
 	(cd "$wt/tools/perf" && "$out/perf" test list 2>&1) | sed -n 's/^ *[0-9]*: //p' > "$pristine_list"
 fi
 
+# The paths test $1 depends on, empty if it is not listed.
+test_paths() {
+	awk -F'\t' -v d="$1" '$1 == d { print $2 }' "$TOP/scripts/bisect-tests.list"
+}
+
+tip=$("${git[@]}" rev-parse "$SERIES_BRANCH")
 n=0
+before=""
 for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 	n=$((n + 1))
 	subject=$("${git[@]}" log -1 --format=%s "$c")
@@ -37,13 +46,30 @@ for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 		{ tail -n 20 "$BUILD/bisect-build.log" >&2; die "perf does not build after patch $n: $subject"; }
 	new=$(cd "$wt/tools/perf"
 	      "$out/perf" test list 2>&1 | sed -n 's/^ *[0-9]*: //p' |
-	      { grep -vxF -f "$pristine_list" || true; } | paste -sd ';')
+	      { grep -vxF -f "$pristine_list" || true; })
 	if [ -z "$new" ]; then
 		info "builds; the series has added no test yet"
 		continue
 	fi
-	results=$(TEST_PERF=$out/perf TEST_TREE=$wt TESTS=$new "$TOP/scripts/run-perf-tests.sh")
+	if [ "$c" = "$tip" ] && [ -n "${BISECT_TIP_TESTED:-}" ]; then
+		info "builds; the tests of the last patch are run by make check's perf tests"
+		continue
+	fi
+	wanted=()
+	while IFS= read -r desc; do
+		read -ra paths <<< "$(test_paths "$desc")"
+		if [ "$c" = "$tip" ] || [ ${#paths[@]} = 0 ] || ! grep -qxF "$desc" <<< "$before" ||
+		   ! "${git[@]}" diff --quiet "$c^" "$c" -- "${paths[@]}"; then
+			wanted+=("$desc")
+		fi
+	done <<< "$new"
+	before=$new
+	if [ ${#wanted[@]} = 0 ]; then
+		info "builds; the patch concerns none of the series' tests"
+		continue
+	fi
+	results=$(IFS=';'; TEST_PERF=$out/perf TEST_TREE=$wt TESTS="${wanted[*]}" "$TOP/scripts/run-perf-tests.sh")
 	echo "$results"
 	! grep -q '^FAIL' <<< "$results" || die "tests fail after patch $n: $subject"
 done
-echo "bisectable: perf builds and the series' tests pass after each of the $n patches"
+echo "bisectable: perf builds after each of the $n patches and the series' tests pass where they apply"

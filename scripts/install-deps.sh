@@ -20,6 +20,8 @@ packages=(
 	libiberty-dev python3-dev python3-setuptools libbpf-dev
 	# sanitizer builds (tsan, asan)
 	libclang-rt-14-dev
+	# tests: the leak checker reads perf record -z files with it
+	python3-zstandard
 )
 
 missing=()

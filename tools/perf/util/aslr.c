@@ -87,12 +87,15 @@ struct aslr_map_cache {
 	u8			cpumode;
 };
 
+#define ASLR_STAT_WHYS	4
+
 /* What happened to the records of a type. */
 struct aslr_stat {
 	u64		kept;
 	u64		rewritten;
 	u64		dropped;
-	const char	*why;
+	/* The first different reasons to drop them. */
+	const char	*why[ASLR_STAT_WHYS];
 };
 
 struct aslr_key {
@@ -158,10 +161,19 @@ static void aslr__count(struct aslr *aslr, u32 type, bool rewritten)
 
 void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why)
 {
+	struct aslr_stat *st;
+	int i;
+
 	if (!aslr || type >= PERF_RECORD_HEADER_MAX)
 		return;
-	aslr->stats[type].dropped++;
-	aslr->stats[type].why = why;
+	st = &aslr->stats[type];
+	st->dropped++;
+	for (i = 0; i < ASLR_STAT_WHYS; i++) {
+		if (!st->why[i])
+			st->why[i] = why;
+		if (st->why[i] == why)
+			break;
+	}
 }
 
 static size_t aslr_key__hash(long key, void *ctx __maybe_unused)
@@ -1160,6 +1172,9 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		case HEADER_CMDLINE:
 			why = "may hold addresses: BPF programs, command line, event descs";
 			break;
+		case HEADER_COMPRESSED:
+			why = "compression parameters, the output is written uncompressed";
+			break;
 		default:
 			break;
 		}
@@ -1209,9 +1224,15 @@ void aslr__print_stats(const struct aslr *aslr)
 			n += scnprintf(buf + n, sizeof(buf) - n,
 				       ", %" PRIu64 " with their physical address zeroed",
 				       aslr->phys_zeroed);
-		if (st->dropped)
-			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " dropped (%s)",
-				       st->dropped, st->why);
+		if (st->dropped) {
+			int i;
+
+			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " dropped (%s",
+				       st->dropped, st->why[0]);
+			for (i = 1; i < ASLR_STAT_WHYS && st->why[i]; i++)
+				n += scnprintf(buf + n, sizeof(buf) - n, "; %s", st->why[i]);
+			n += scnprintf(buf + n, sizeof(buf) - n, ")");
+		}
 		pr_debug("aslr: %s: %s\n", perf_event__name(type), buf + 2);
 	}
 }

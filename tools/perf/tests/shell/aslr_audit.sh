@@ -240,6 +240,15 @@ test_not_leaks() {
   expect 1 "${tmpdir}/korig.data" "${tmpdir}/kout2.data" || \
     fail "kernel address not found"
   grep -q "1 leak" "${log}" || fail "more than the kernel address hit"
+  # a 16 TiB mapping (sanitizer shadow memory) is not checked, with a warning
+  $PYTHON "${mkdata}" "${tmpdir}/horig.data" --map 0x7fff8000 0x100000000000 \
+    --map 0x7f0000000000 0x100000 > /dev/null
+  $PYTHON "${mkdata}" "${tmpdir}/hout.data" --map 0x100000000000 0x10000 \
+    --word 0x617461642e74 > /dev/null
+  expect 0 "${tmpdir}/horig.data" "${tmpdir}/hout.data" || \
+    fail "value in a huge mapping flagged"
+  grep -q "warning: 1 mapping(s) of 1 TiB or more" "${log}" || \
+    fail "no warning for the huge mapping"
   echo "Non-leaks are not flagged [Done]"
 }
 
@@ -270,10 +279,31 @@ test_corrupt() {
   echo "Corrupt input [Done]"
 }
 
+# The records in PERF_RECORD_COMPRESSED (perf record -z) are read too.
+test_compressed() {
+  local zdata="${tmpdir}/z.data"
+  echo "Compressed records"
+  if ! $PYTHON -c 'import zstandard' 2> /dev/null; then
+    echo "Skip compressed records: $PYTHON has no zstandard module (python3-zstandard)"
+    return
+  fi
+  if ! perf record -z -e task-clock -o "${zdata}" perf test -w noploop \
+       > /dev/null 2>&1
+  then
+    echo "Skip compressed records: perf record -z failed (no zstd support?)"
+    return
+  fi
+  expect 1 "${zdata}" "${zdata}" || { fail "compressed file"; return; }
+  grep -q "of ${zdata} (decompressed records): .* in PERF_RECORD_" "${log}" || \
+    fail "no hit located in the decompressed records"
+  echo "Compressed records [Done]"
+}
+
 test_recorded
 test_planted
 test_not_leaks
 test_corrupt
+test_compressed
 
 cleanup
 exit ${err}

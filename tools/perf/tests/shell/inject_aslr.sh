@@ -8,6 +8,15 @@ err=0
 skip_kernel=""
 shelldir=$(dirname "$0")
 audit="${shelldir}/lib/aslr_audit.py"
+# The leak checker reads compressed records with the python zstandard
+# module: prefer a python that has it.
+audit_python=python3
+for py in python3 /usr/bin/python3; do
+	if "${py}" -c 'import zstandard' 2> /dev/null; then
+		audit_python=${py}
+		break
+	fi
+done
 tmpdir=$(mktemp -d /tmp/perf-inject-aslr.XXXXXX)
 
 cleanup() {
@@ -67,7 +76,7 @@ check_leak() {
 	local name=$1 orig=$2 out=$3
 
 	if [ -f "${audit}" ]; then
-		if ! python3 "${audit}" "${orig}" "${out}"; then
+		if ! "${audit_python}" "${audit}" "${orig}" "${out}"; then
 			fail "${name}: ${audit} found a leak"
 		fi
 	fi
@@ -416,6 +425,24 @@ fi
 check_workload data "-d -e task-clock:u" "" \
 	sh -c "timeout 0.5 perf test -w datasym || true"
 test_regs
+# Compressed input: decompressed, rewritten and written uncompressed.
+if ! perf version --build-options | grep -q 'zstd: \[ on'; then
+	echo "Skip compressed input: perf is built without zstd"
+elif ! "${audit_python}" -c 'import zstandard' 2> /dev/null; then
+	echo "Skip compressed input: the leak checker needs python3-zstandard"
+else
+	check_workload zstd "-z -e task-clock:u" "" perf test -w noploop 1
+	for f in "${tmpdir}"/zstd/out*; do
+		if ! "${audit_python}" "${audit}" -v "${tmpdir}/zstd/orig.data" "${f}" |
+				grep -q "^canonical ranges: .* 0 compressed,"; then
+			fail "zstd: compressed records in ${f}"
+		fi
+	done
+	if perf report --header-only -i "${tmpdir}/zstd/out.data" 2> /dev/null |
+			grep -q '^# compressed'; then
+		fail "zstd: the output header says it is compressed"
+	fi
+fi
 if command -v cc > /dev/null && build_workloads; then
 	load="${tmpdir}/bin/load"
 	test_breakpoint "${load}"

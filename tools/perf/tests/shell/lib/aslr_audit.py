@@ -31,7 +31,15 @@ Not reported, as they are not leaks:
  - values inside OUT's own (canonical) ranges; when a canonical range
    overlaps an original range a warning says so, values there cannot be
    told apart,
- - words overlapping build-id bytes, which are hashes, not addresses.
+ - words overlapping build-id bytes, which are hashes, not addresses,
+ - values inside original mappings of 1 TiB or more (e.g. the shadow
+   memory of a program built with AddressSanitizer): they cover most of
+   the user address space, so that data can't be told apart from
+   addresses there; a warning names them.
+
+The data of PERF_RECORD_COMPRESSED records (perf record -z) is
+decompressed and the records it holds are read and scanned like the
+others; this needs the python zstandard module (python3-zstandard).
 
 Exit status: 0 no leak found, 1 leaks found, 2 unreadable/corrupt input.
 """
@@ -44,7 +52,15 @@ import struct
 import sys
 from collections import namedtuple
 
+try:
+    import zstandard
+except ImportError:
+    zstandard = None
+
 MIN_ADDR = 0x10000
+# Mappings this big (sanitizer shadow memory, address space reservations)
+# cover most of the user address space: any number may fall in them.
+HUGE_MAP = 1 << 40
 CONTEXT_MAX = (1 << 64) - 4095
 VSYSCALL = (0xffffffffff600000, 0xffffffffff601000)
 MAX_HITS = 50
@@ -181,25 +197,37 @@ class Ranges:
 class PerfData:  # pylint: disable=too-many-instance-attributes
     """Minimal perf.data parser: records, feature sections, mappings."""
 
-    def __init__(self, path):
+    def __init__(self, path, records=None, endian='<'):
+        """Read the file at path, or the records in the bytes records."""
         self.path = path
+        self.buf = records
         try:
-            if os.path.isdir(path):
+            if records is not None:
+                pass
+            elif os.path.isdir(path):
                 raise AuditError(f'{path}: directory (perf record --threads) '
                                  'format is not supported')
-            with open(path, 'rb') as file:
-                self.buf = file.read()
+            else:
+                with open(path, 'rb') as file:
+                    self.buf = file.read()
         except OSError as err:
             raise AuditError(f'{path}: {err.strerror}') from err
-        self.endian = '<'
-        self.pipe = False
+        self.endian = endian
+        self.pipe = records is not None
         self.data_offset = 0
         # (start, end, description, record index or None)
         self.regions = []
         self.opaque = []
         self.maps = []
         self.nr_records = 0
-        self.parse()
+        # the data of the COMPRESSED records, and what it decompresses to
+        self.compressed = []
+        self.decompressed = None
+        if records is not None:
+            self.parse_records(0, len(self.buf), True)
+        else:
+            self.parse()
+        self.decompress()
         self.regions.sort(key=lambda r: r[0])
         self.region_starts = [r[0] for r in self.regions]
         self.opaque.sort()
@@ -382,9 +410,25 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
             if feat == FEAT_BUILD_ID:
                 self.parse_build_ids(offset + 16, offset + size)
         elif rtype == REC_COMPRESSED:
-            self.error(offset, 'PERF_RECORD_COMPRESSED (perf record -z): '
-                       'compressed data cannot be audited, decompress it '
-                       'first with: perf inject -i FILE -o FILE.plain')
+            if not zstandard:
+                self.error(offset, 'PERF_RECORD_COMPRESSED (perf record -z):'
+                           ' reading compressed data needs the python '
+                           'zstandard module (python3-zstandard)')
+            self.compressed.append(self.buf[offset + 8:offset + size])
+
+    def decompress(self):
+        """Read the records held by the COMPRESSED records, as one stream."""
+        if not self.compressed:
+            return
+        try:
+            data = zstandard.ZstdDecompressor().decompressobj().decompress(
+                b''.join(self.compressed))
+        except zstandard.ZstdError as err:
+            raise AuditError(f'{self.path}: compressed data: {err}') from err
+        self.decompressed = PerfData(f'{self.path} (decompressed records)',
+                                     data, self.endian)
+        self.maps += self.decompressed.maps
+        self.nr_records += self.decompressed.nr_records
 
     def add_map(self, start, length, what, pid):
         """Add an address range, ignoring empty and bogus ones."""
@@ -429,7 +473,9 @@ class Auditor:
         self.orig = orig
         self.out = out
         self.min_addr = max(min_addr, MIN_ADDR)
-        self.orig_ranges = Ranges(orig.maps)
+        self.huge = [m for m in orig.maps if m.end - m.start >= HUGE_MAP]
+        self.orig_ranges = Ranges([m for m in orig.maps
+                                   if m.end - m.start < HUGE_MAP])
         # A range of OUT found at the very same place in ORIG was not
         # remapped: it is not canonical, values in it still leak.
         orig_keys = {(m.start, m.end) for m in orig.maps}
@@ -485,7 +531,17 @@ class Auditor:
                 self.hits[offset] = (value, f'text "{text}"')
 
     def run(self):
-        """Scan all of OUT."""
+        """Scan all of OUT, then what its compressed records hold."""
+        hits = [(self.out, offset, hit) for offset, hit in self.scan()]
+        if self.out.decompressed:
+            inner = Auditor(self.orig, self.out.decompressed, self.min_addr)
+            inner.out_ranges = self.out_ranges
+            hits += [(inner.out, offset, hit) for offset, hit in inner.scan()]
+        return hits
+
+    def scan(self):
+        """Scan all of the bytes of OUT."""
+        self.hits = {}
         size = len(self.out.buf)
         # A region that does not start 8-byte aligned (records after a
         # feature record of odd size in pipe mode, build-id entries) is
@@ -509,7 +565,8 @@ def print_ranges(title, perf, ranges):
     kind = 'pipe' if perf.pipe else 'file'
     endian = 'little' if perf.endian == '<' else 'big'
     print(f'{title}: {perf.path} ({kind} mode, {endian} endian, '
-          f'{perf.nr_records} records, {len(ranges.maps)} ranges)')
+          f'{perf.nr_records} records, {len(perf.compressed)} compressed, '
+          f'{len(ranges.maps)} ranges)')
     for mapping in ranges.maps:
         print(f'  {mapping.describe()}')
 
@@ -552,6 +609,11 @@ def main():
     if not orig.maps:
         print(f'aslr_audit: warning: no address ranges found in {orig.path}',
               file=sys.stderr)
+    if auditor.huge and not args.quiet:
+        desc = ', '.join(m.describe() for m in auditor.huge[:3])
+        print(f'aslr_audit: warning: {len(auditor.huge)} mapping(s) of 1 TiB'
+              f' or more in {orig.path} not checked, any value may fall in '
+              f'them: {desc}', file=sys.stderr)
     overlap = auditor.orig_ranges.overlap(auditor.out_ranges)
     if overlap and not args.quiet:
         desc = ', '.join(f'[{low:#x}-{high:#x})'
@@ -565,11 +627,12 @@ def main():
     if args.quiet:
         print(len(hits))
         return 1 if hits else 0
-    for offset, (value, how) in hits[:MAX_HITS]:
+    for perf, offset, (value, how) in hits[:MAX_HITS]:
         mapping = auditor.orig_ranges.find(value)
-        print(f'{offset:#010x}: {value:#018x} {how} in '
+        where = '' if perf is out else f' of {perf.path}'
+        print(f'{offset:#010x}{where}: {value:#018x} {how} in '
               f'{mapping.describe(False) if mapping else "?"} '
-              f'in {out.locate(offset)}')
+              f'in {perf.locate(offset)}')
     if len(hits) > MAX_HITS:
         print(f'... {len(hits) - MAX_HITS} more')
     print(f'{len(hits)} leak(s) of {orig.path} addresses found in {out.path}')

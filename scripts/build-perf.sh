@@ -23,7 +23,11 @@ fi
 step "building perf from $src into $out (log: $log)"
 start=$(date +%s)
 # One perf build at a time on this machine (helpers, bisect, sanitizers).
-flock "${TMPDIR:-/tmp}/perf-build.lock" \
+# $out.started gets the time the lock was taken: the build time excludes the
+# wait for another build.
+rm -f "$out.started"
+# shellcheck disable=SC2016 # expanded by the inner bash
+flock "${TMPDIR:-/tmp}/perf-build.lock" bash -c 'date +%s > "$0"; exec "$@"' "$out.started" \
 	make -C "$src/tools/perf" O="$out" -j"$(nproc)" "${cc[@]}" "$@" > "$log" 2>&1 &
 make_pid=$!
 # Progress while it builds: the number of files compiled so far.
@@ -39,5 +43,6 @@ if ! wait "$make_pid"; then
 	die "perf build failed, see $log"
 fi
 "$out/perf" version --build-options > "$out.features.txt"
-info "built in $(( $(date +%s) - start ))s: $out/perf (features: $out.features.txt)"
+started=$(cat "$out.started" 2> /dev/null || echo "$start")
+info "built in $(( $(date +%s) - started ))s (plus $((started - start))s waiting for another build): $out/perf (features: $out.features.txt)"
 info "$("$out/perf" version)"

@@ -22,6 +22,10 @@ BASE_TAG=v$KVER			# the pristine tree
 SERIES_BRANCH=perf-aslr-series	# the series as commits, one per patch
 APPLIED_TAG=series-applied	# what patches/ gave, last time it was applied
 
+# the mail step
+OUTGOING=${OUTGOING:-$TOP/outgoing}	# cover letter and patches, as mails
+SENT_MBOX=${SENT_MBOX:-$BUILD/sent.mbox}	# what send-local "sent"
+
 step() { printf '\n==> %s\n' "$*"; }
 info() { printf '    %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -31,4 +35,42 @@ series_stamp() {
 	(cd "$PATCHES" &&
 	 { cat series; { grep -v '^#' series || true; } | awk 'NF {print $1}' | xargs -r cat; } |
 	 sha256sum | cut -d' ' -f1)
+}
+
+# The person who sends the series and signs it off, in SUBMITTER_NAME,
+# SUBMITTER_EMAIL and SUBMITTER ("Name <email>"): their git identity in
+# this repository (git config user.name / user.email).  Only the round-trip
+# check sets SUBMITTER_NAME and SUBMITTER_EMAIL itself, to a clearly fake
+# test identity.  No identity, or the workbench's placeholder one, is an
+# error: nobody is ever made up.
+submitter() {
+	local name=${SUBMITTER_NAME:-} email=${SUBMITTER_EMAIL:-}
+	if [ -z "$name$email" ]; then
+		name=$(git -C "$TOP" config user.name || true)
+		email=$(git -C "$TOP" config user.email || true)
+	fi
+	if [ -z "$name" ] || [ -z "$email" ]; then
+		die "no git identity: the patches are sent and signed off (Signed-off-by:) in your name, set it with
+    git -C $TOP config user.name 'Your Name'
+    git -C $TOP config user.email you@example.org"
+	fi
+	case "$name $email" in
+	*perf-aslr-series*|*series@localhost*)
+		die "'$name <$email>' is the workbench's placeholder identity, not a person: set yours with git config user.name / user.email" ;;
+	esac
+	[[ $email == ?*@?* && $email != *[[:space:]\<\>]* ]] || die "'$email' is not a mail address (git config user.email)"
+	SUBMITTER_NAME=$name SUBMITTER_EMAIL=$email SUBMITTER="$name <$email>"
+}
+
+# pristine_worktree DIR: a git worktree of the work tree at $BASE_TAG in
+# DIR (detached, clean), made once and reset on every later call.
+pristine_worktree() {
+	local dir=$1
+	if [ ! -e "$dir/.git" ]; then
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$dir" "$BASE_TAG"
+	fi
+	git -C "$dir" am --abort > /dev/null 2>&1 || true
+	git -C "$dir" checkout -q -f --detach "$BASE_TAG"
+	git -C "$dir" clean -q -fdx
 }

@@ -22,6 +22,26 @@ step "exporting $BASE_TAG..$SERIES_BRANCH to patches/"
 "${git[@]}" format-patch -q --zero-commit --no-signature --no-numbered \
 	--no-renames --stat=72 --filename-max-length=100 -o "$tmp" "$BASE_TAG..$SERIES_BRANCH" > /dev/null
 
+# DEP-3 (Debian's patch tagging guidelines) for packagers: Forwarded: and
+# Last-Update: (the date of the patch's commit) as two more mail headers,
+# after From:, Date: and Subject:, which DEP-3 takes from git format-patch.
+# git mailinfo (git am, apply-series.sh) ignores headers it does not know,
+# patch and quilt skip what comes before the diff: the commits stay the
+# same.  Forwarded: is "no" unless patches/forwarded has a line
+# "NAME-WITHOUT-NUMBER VALUE" for the patch (e.g. the lore URL once sent).
+mapfile -t dates < <("${git[@]}" log --reverse --format=%cs "$BASE_TAG..$SERIES_BRANCH")
+i=0
+while read -r f; do
+	name=$(basename "$f")
+	name=${name#[0-9][0-9][0-9][0-9]-}
+	fwd=$(awk -v n="$name" '$1 == n { sub(/^[^ \t]+[ \t]+/, ""); print; exit }' "$PATCHES/forwarded" 2> /dev/null || true)
+	awk -v fwd="${fwd:-no}" -v date="${dates[i]}" '
+		!done && /^$/ { print "Forwarded: " fwd; print "Last-Update: " date; done = 1 }
+		{ print }' "$f" > "$f.dep3"
+	mv "$f.dep3" "$f"
+	i=$((i + 1))
+done < <(find "$tmp" -name '*.patch' | sort)
+
 # series: new patch names, old group comments.
 touch "$PATCHES/series"
 find "$tmp" -name '*.patch' -printf '%f\n' | sort | awk '

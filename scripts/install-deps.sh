@@ -9,6 +9,8 @@ set -euo pipefail
 packages=(
 	# fetch, unpack, patch, check
 	ca-certificates debian-archive-keyring xz-utils git quilt ccache time
+	# mail, send-dry, send-local (git send-email: Mail::Address; SMTP with TLS)
+	git-email libmailtools-perl libauthen-sasl-perl libio-socket-ssl-perl
 	shellcheck python3 perl dpkg-dev
 	# toolchain
 	build-essential pkg-config flex bison clang llvm lld

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Everything `make -f Makefile.series check` tests, on the built perf: the
-# repository's own checks, the workbench's self-tests, the perf tests, the
-# ThreadSanitizer build, bisectability, the regression guard and the
+# repository's own checks, the workbench's self-tests, the submission round
+# trip and the packagers' tarball, the perf tests, the ThreadSanitizer
+# build, the extra builds, bisectability, the regression guard and the
 # series on Debian's tree.
 # One line per test, then the closing line "N passed, N failed, N skipped"
 # (also written to build/test-summary.txt).  Exit 1 on any failure.
@@ -37,11 +38,20 @@ check "workbench: a tarball with a wrong sha256 is refused" "$TOP/scripts/selfte
 check "workbench: a patch that needs fuzz is refused" "$TOP/scripts/selftest.sh" fuzz
 check "workbench: a stale tools/ mirror is refused" "$TOP/scripts/selftest.sh" stale-mirror
 
+step "submission and packaging"
+check "mail: the send-local mbox, applied with git am to $BASE_TAG, gives the quilt tree" "$TOP/scripts/roundtrip.sh"
+check "mail: no identity, or the placeholder one, is refused" "$TOP/scripts/selftest.sh" no-identity
+check "mail: a patch changed on the way fails the round trip" "$TOP/scripts/selftest.sh" roundtrip-tamper
+check "dist: the packagers' tarball applies with patch -p1 --fuzz=0 and git am, DEP-3 headers" "$TOP/scripts/check-dist.sh"
+
 step "perf tests (patched perf: $("$PERF" version))"
 "$TOP/scripts/run-perf-tests.sh" | tee -a "$results"
 
 step "sanitizers"
 check "tsan: the concurrent maps tests run clean under ThreadSanitizer" "$TOP/scripts/sanitize.sh" tsan
+
+step "extra builds: the perf configurations maintainers build before merging"
+check "extra-builds: perf builds with NO_LIBELF=1, NO_DWARF=1, NO_LIBTRACEEVENT=1, NO_LIBPYTHON=1 (-Werror)" "$TOP/scripts/extra-builds.sh"
 
 step "bisectability: perf after every patch"
 check "bisect: perf builds after every patch, the series' tests pass where they apply" env BISECT_TIP_TESTED=1 "$TOP/scripts/bisect-check.sh"

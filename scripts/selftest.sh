@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Self-tests of the workbench: each case breaks one thing in a scratch copy
 # and checks that the script guarding against it fails with a clear message.
-#   selftest.sh bad-tarball|fuzz|stale-mirror
+#   selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -68,7 +68,34 @@ stale-mirror)
 	echo '# stale' > "$tmp/mirror/tools/perf/tests/shell/stale.sh"
 	PATCHES=$tmp/patches MIRROR=$tmp/mirror expect_failure "mirror is stale" "$TOP/scripts/check-series.sh"
 	;;
+no-identity)
+	# the mail step never signs off in the name of nobody or of the
+	# workbench's placeholder identity
+	export OUTGOING=$tmp/outgoing
+	unset SUBMITTER_NAME SUBMITTER_EMAIL
+	SUBMITTER_NAME=perf-aslr-series SUBMITTER_EMAIL=perf-aslr-series@localhost \
+		expect_failure "placeholder identity" "$TOP/scripts/mail.sh"
+	if [ -n "$(git -C "$TOP" config --local user.name || true)" ]; then
+		echo "(this repository has its own git identity: the no-identity case is not tried)"
+	else
+		HOME=$tmp GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$tmp/gitconfig XDG_CONFIG_HOME=$tmp \
+			expect_failure "no git identity" "$TOP/scripts/mail.sh"
+	fi
+	;;
+roundtrip-tamper)
+	# a mailed patch whose added line changed on the way: git am applies
+	# it, the round trip must see the tree differ
+	export OUTGOING=$tmp/outgoing SENT_MBOX=$tmp/sent.mbox
+	export SUBMITTER_NAME="Round-Trip Test" SUBMITTER_EMAIL=round-trip-test@example.invalid
+	"$TOP/scripts/mail.sh" > /dev/null
+	"$TOP/scripts/send.sh" local < /dev/null > /dev/null
+	n=$(grep -c '^From ' "$SENT_MBOX")
+	awk -v n="$n" '/^From / { m++ } m == n && /^diff --git/ { d = 1 }
+		m == n && d && !done && /^\+[^+]/ { $0 = $0 " /* tampered */"; done = 1 } { print }' \
+		"$SENT_MBOX" > "$tmp/tampered.mbox"
+	expect_failure "differs from the quilt result" "$TOP/scripts/roundtrip.sh" "$tmp/tampered.mbox"
+	;;
 *)
-	die "usage: selftest.sh bad-tarball|fuzz|stale-mirror"
+	die "usage: selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper"
 	;;
 esac

@@ -24,9 +24,9 @@ fi
 # The tests pristine perf has, to tell the series' own tests apart.
 pristine_list=$BUILD/perf-tests-pristine.txt
 if [ ! -s "$pristine_list" ]; then
-	git -C "$wt" checkout -q --detach "$BASE_TAG"
-	"$TOP/scripts/build-perf.sh" "$wt" "$out" > /dev/null
-	(cd "$wt/tools/perf" && "$out/perf" test list 2>&1) | sed -n 's/^ *[0-9]*: //p' > "$pristine_list"
+	"$TOP/scripts/build-pristine.sh" > /dev/null
+	(cd "$BUILD/linux-$KVER-pristine/tools/perf" && "$BUILD/perf-pristine/perf" test list 2>&1) |
+		sed -n 's/^ *[0-9]*: //p' > "$pristine_list"
 fi
 
 # The paths test $1 depends on, empty if it is not listed.

@@ -16,12 +16,7 @@ set -euo pipefail
 pristine_tree=$BUILD/linux-$KVER-pristine
 pristine_out=$BUILD/perf-pristine
 
-if [ ! -e "$pristine_tree/.git" ]; then
-	step "checking out pristine $BASE_TAG into $pristine_tree"
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$pristine_tree" "$BASE_TAG"
-fi
-"$TOP/scripts/build-perf.sh" "$pristine_tree" "$pristine_out"
+"$TOP/scripts/build-pristine.sh"
 
 # What the pristine result depends on: the pristine perf's features and
 # toolchain, and the machine's kernel (not the checkout's path).

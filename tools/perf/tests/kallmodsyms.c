@@ -5,6 +5,9 @@
  * kallmodsyms annotates the symbols of built-in modules with "[module]",
  * several if the object is shared, and ambiguous symbols with "{obj.o}". As
  * shipped by UEK lines also have a size: "ADDR SIZE TYPE NAME".
+ *
+ * With kallsyms, lib/modules/RELEASE/modules.builtin.ranges gives the
+ * "[module]" annotations.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <inttypes.h>
 #include <linux/compiler.h>
@@ -87,6 +91,22 @@ static const char kallmodsyms_b[] =
 static const char modules[] =
 	"loadmod 8192 0 - Live 0xffffffffc0000000\n";
 
+/*
+ * Offsets from the anchor of the section. .init.text has an anchor that isn't
+ * in kallsyms, .data none at all: their ranges are ignored, as are lines that
+ * can't be parsed.
+ */
+static const char builtin_ranges[] =
+	".text 00000000-00000000 = _text\n"
+	".text 00001200-00001300 helper_mod\n"
+	".text 00001300-00001400 builtin_a\n"
+	".text 00001400-00001480 liquidio liquidio_vf\n"
+	".init.text 00000000-00000000 = no_such_anchor\n"
+	".init.text 00001100-00001200 ghost\n"
+	".data 00001900-00001a00 unanchored\n"
+	"garbage\n"
+	".text 00001a00-zzz broken\n";
+
 struct expected_sym {
 	u64		addr;
 	const char	*name;		/* NULL: no symbol expected at addr */
@@ -137,6 +157,22 @@ static const struct expected_sym a_expected[] = {
 	{ M(0x4000), NULL,           0,         NULL, NULL },
 };
 
+/* plain_kallsyms with builtin_ranges: the ends are those of plain_kallsyms */
+static const struct expected_sym ranges_expected[] = {
+	{ K(0x1000), "start_kernel", K(0x1100),     KERNEL, NULL },
+	{ K(0x1100), "event_show",   K(0x1200),     KERNEL, NULL },
+	{ K(0x1200), "helper",       K(0x1300),     KERNEL, "[helper_mod]" },
+	{ K(0x1300), "mod_fn",       K(0x1400),     KERNEL, "[builtin_a]" },
+	{ K(0x1400), "shared_fn",    K(0x1480),     KERNEL,
+	  "[liquidio] [liquidio_vf]" },
+	{ K(0x1480), "obj_fn",       K(0x1500),     KERNEL, NULL },
+	{ K(0x1500), "event_show",   K(0x1900),     KERNEL, NULL },
+	{ K(0x1900), "mod_last",     K(0x1a00),     KERNEL, NULL },
+	{ K(0x1a00), "last_core",    K(0x2000),     KERNEL, NULL },
+	{ M(0x0000), "loadfn",       M(0x0100),     "[loadmod]", NULL },
+	{ M(0x0100), "loadfn2",      M(0x2000),     "[loadmod]", NULL },
+};
+
 static const struct expected_sym b_expected[] = {
 	{ K(0x1000), "start_kernel", K(0x1080), KERNEL, NULL },
 	{ K(0x1100), "event_show",   K(0x1140), KERNEL, "[builtin_a]" },
@@ -168,16 +204,40 @@ static void remove_fake_root(const char *root)
 {
 	static const char * const files[] = {
 		"proc/kallsyms", "proc/kallmodsyms", "proc/kallmodsyms.uek",
-		"proc/modules", "proc",
+		"proc/modules", "proc", "lib/modules/%s/modules.builtin.ranges",
+		"lib/modules/%s", "lib/modules", "lib",
 	};
-	char path[PATH_MAX];
+	char path[PATH_MAX], file[PATH_MAX];
+	struct utsname uts;
+	const char *release = uname(&uts) ? "none" : uts.release;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		scnprintf(path, sizeof(path), "%s/%s", root, files[i]);
+		scnprintf(file, sizeof(file), files[i], release);
+		scnprintf(path, sizeof(path), "%s/%s", root, file);
 		remove(path);
 	}
 	rmdir(root);
+}
+
+/* The modules.builtin.ranges of the running kernel, in the root */
+static int make_builtin_ranges(const char *root)
+{
+	char path[PATH_MAX];
+	struct utsname uts;
+
+	if (uname(&uts))
+		return -errno;
+	scnprintf(path, sizeof(path), "%s/lib", root);
+	if (mkdir(path, 0700))
+		return -errno;
+	scnprintf(path, sizeof(path), "%s/lib/modules", root);
+	if (mkdir(path, 0700))
+		return -errno;
+	scnprintf(path, sizeof(path), "%s/lib/modules/%s", root, uts.release);
+	if (mkdir(path, 0700))
+		return -errno;
+	return write_file(path, "modules.builtin.ranges", builtin_ranges, NULL);
 }
 
 static int make_fake_root(char *root)
@@ -396,6 +456,27 @@ static int test__kallmodsyms(struct test_suite *test __maybe_unused,
 		ret = TEST_FAIL;
 	machine__exit(&machine);
 
+	err = make_builtin_ranges(root);
+	if (err) {
+		pr_debug("Cannot write modules.builtin.ranges in %s: %s\n", root,
+			 strerror(-err));
+		ret = TEST_FAIL;
+		goto out;
+	}
+
+	pr_debug("kallsyms with modules.builtin.ranges\n");
+	err = load(&machine, root, "kallsyms");
+	if (err || check_expected(&machine, ranges_expected, ARRAY_SIZE(ranges_expected)))
+		ret = TEST_FAIL;
+	machine__exit(&machine);
+
+	/* kallmodsyms has more than modules.builtin.ranges, which is not used */
+	pr_debug("kallmodsyms with modules.builtin.ranges\n");
+	err = load(&machine, root, "kallmodsyms");
+	if (err || check_expected(&machine, a_expected, ARRAY_SIZE(a_expected)))
+		ret = TEST_FAIL;
+	machine__exit(&machine);
+out:
 	remove_fake_root(root);
 	return ret;
 }

@@ -146,6 +146,17 @@ check_annotated_rows() {
 check_annotated_rows "type A" "${tmpdir}/kallmodsyms"
 check_annotated_rows "type B" "${tmpdir}/kallmodsyms.b"
 
+# perf inject --aslr moves the kernel: its symbols, annotations included,
+# still resolve with the same file.
+if perf inject --aslr -i "${data}" -o "${tmpdir}/aslr.data" 2> /dev/null; then
+	orig_data=${data}
+	data="${tmpdir}/aslr.data"
+	check_annotated_rows "--aslr" "${tmpdir}/kallmodsyms"
+	data=${orig_data}
+else
+	fail "perf inject --aslr failed"
+fi
+
 # No symbol is lost as an inconsistency with /proc/modules: the annotations
 # aren't taken for modules (pseudo modules like [__builtin__ftrace] may give
 # some, as with kallsyms).

@@ -9,8 +9,9 @@
 # -c 20000 -g -a) of a multi-process, multi-threaded, mmap-heavy workload
 # until perf.data is at least SIZE_MB, then times:
 #   perf inject, perf inject -b, perf inject --aslr, perf inject -b --aslr
-# reporting wall time, MB/s of input and peak RSS (GNU time).  The --aslr
-# runs are compared with the matching run without it.
+# reporting wall time, CPU time (user + system), MB/s of input and peak RSS
+# (GNU time).  The --aslr runs are compared with the matching run without
+# it, in wall and in CPU time (the latter is less disturbed by other load).
 #
 # Environment: BENCH_PERF (perf binary, default: build/perf/perf), BENCH_DIR
 # (work directory, default: a new /tmp/aslr-bench.XXXXXX, removed at the end
@@ -145,16 +146,16 @@ record() {
 	stop_workload
 }
 
-# measure FILE OPTIONS... -> prints "wall_s rss_kb", fastest of RUNS
+# measure FILE OPTIONS... -> prints "wall_s rss_kb cpu_s", fastest of RUNS
 measure() {
 	local file=$1 best="" r line
 
 	shift
 	for ((r = 0; r < RUNS; r++)); do
-		/usr/bin/time -f "%e %M" -o "${dir}/time.txt" \
+		/usr/bin/time -f "%e %M %U %S" -o "${dir}/time.txt" \
 			"${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data" 2> "${dir}/inject.err" ||
 			{ echo "perf inject $* failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
-		line=$(tail -1 "${dir}/time.txt")
+		line=$(awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "${dir}/time.txt" | tail -1)
 		rm -f "${dir}/out.data"
 		if [ -z "${best}" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
 			best=${line}
@@ -165,31 +166,33 @@ measure() {
 
 build_workload
 
-printf "%-8s %-10s %-16s %9s %9s %10s %18s\n" \
-	"size" "records" "options" "wall(s)" "MB/s" "RSS(MB)" "vs -b (vs none)"
+printf "%-8s %-10s %-12s %8s %8s %7s %8s %16s %7s\n" \
+	"size" "records" "options" "wall(s)" "cpu(s)" "MB/s" "RSS(MB)" "vs -b (vs none)" "cpu vs -b"
 for mb in "${sizes[@]}"; do
 	file="${dir}/perf-${mb}.data"
 	# KEEP=1 BENCH_DIR=... reuses the recordings of a previous run
 	[ -s "${file}" ] || record "${mb}" "${file}"
 	size=$(stat -c %s "${file}")
 	nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null | awk '/TOTAL events:/ { print $3 }')
-	declare -A wall=()
+	declare -A wall=() cpu=()
 	for opts in "" "-b" "--aslr" "-b --aslr"; do
 		# shellcheck disable=SC2086
-		read -r t rss < <(measure "${file}" ${opts})
+		read -r t rss c < <(measure "${file}" ${opts})
 		wall["x${opts}"]=${t}
-		ratio=""
+		cpu["x${opts}"]=${c}
+		ratio="" cpu_ratio=""
 		case "${opts}" in
 		# --aslr implies -b, so -b is the matching run of both
 		--aslr | "-b --aslr")
 			ratio=$(awk -v a="${t}" -v b="${wall[x-b]}" -v c="${wall[x]}" \
-				'BEGIN { printf "%.2fx (%.2fx)", a / b, a / c }') ;;
+				'BEGIN { printf "%.2fx (%.2fx)", a / b, a / c }')
+			cpu_ratio=$(awk -v a="${c}" -v b="${cpu[x-b]}" 'BEGIN { printf "%.2fx", a / b }') ;;
 		esac
-		printf "%-8s %-10s %-16s %9.2f %9.1f %10.1f %18s\n" \
-			"$((size / 1024 / 1024))MB" "${nr}" "${opts:-(none)}" "${t}" \
+		printf "%-8s %-10s %-12s %8.2f %8.2f %7.1f %8.1f %16s %7s\n" \
+			"$((size / 1024 / 1024))MB" "${nr}" "${opts:-(none)}" "${t}" "${c}" \
 			"$(awk -v s="${size}" -v t="${t}" 'BEGIN { print s / 1048576 / (t > 0 ? t : 0.01) }')" \
-			"$(awk -v r="${rss}" 'BEGIN { print r / 1024 }')" "${ratio}"
+			"$(awk -v r="${rss}" 'BEGIN { print r / 1024 }')" "${ratio}" "${cpu_ratio}"
 	done
-	unset wall
+	unset wall cpu
 	[ -n "${KEEP:-}" ] || rm -f "${file}"
 done

@@ -120,6 +120,11 @@ struct aslr_space {
 	/* End of the last mapping, original and remapped. */
 	u64		last_orig_end;
 	u64		last_new_end;
+	/*
+	 * The process exited: its layout is kept for the samples that come
+	 * after its exit (off-CPU samples), until its pid is reused.
+	 */
+	bool		exited;
 };
 
 struct aslr {
@@ -211,14 +216,20 @@ static bool aslr_space__equal(long key1, long key2, void *ctx __maybe_unused)
 	return a->machine == b->machine && a->asid == b->asid;
 }
 
+static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int pid);
+
+/* The layout of a process, a new one if its pid was used by an exited one. */
 static struct aslr_space *aslr__findnew_space(struct aslr *aslr,
 					      struct machine *machine, int asid)
 {
 	struct aslr_space key = { .machine = machine, .asid = asid };
 	struct aslr_space *space;
 
-	if (hashmap__find(aslr->spaces, &key, &space))
-		return space;
+	if (hashmap__find(aslr->spaces, &key, &space)) {
+		if (!space->exited)
+			return space;
+		aslr__forget_space(aslr, machine, asid);
+	}
 
 	space = zalloc(sizeof(*space));
 	if (!space)
@@ -653,8 +664,8 @@ static int aslr__fork_space(struct aslr *aslr, struct machine *machine, int ppid
 	return 0;
 }
 
-/* Forget the layout of an exited process, its pid may be reused. */
-static void aslr__exit_space(struct aslr *aslr, struct machine *machine, int pid)
+/* Forget the layout of an exited process whose pid is reused. */
+static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int pid)
 {
 	struct aslr_space key = { .machine = machine, .asid = pid };
 	struct aslr_space *space;
@@ -698,8 +709,13 @@ static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
 
 	if (err)
 		return err;
-	if (event->fork.pid == event->fork.tid)
-		aslr__exit_space(aslr, host, event->fork.pid);
+	if (event->fork.pid == event->fork.tid) {
+		struct aslr_space key = { .machine = host, .asid = event->fork.pid };
+		struct aslr_space *space;
+
+		if (hashmap__find(aslr->spaces, &key, &space))
+			space->exited = true;
+	}
 
 	return aslr__deliver(aslr, event, sample, machine);
 }

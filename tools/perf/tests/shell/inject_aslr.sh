@@ -36,9 +36,11 @@ fail() {
 	err=1
 }
 
-# Unresolved symbols are printed as raw addresses, which --aslr changes.
+# Unresolved symbols are printed as raw addresses, which --aslr changes; a
+# callchain entry in no mapping is 0 in the --aslr output.
 normalise() {
-	sed -e 's/0x[0-9a-f]\{4,\}/ADDR/g' -e 's/ \+$//'
+	sed -e 's/0x[0-9a-f]\{4,\}/ADDR/g' -e 's/ \+$//' \
+	    -e 's/^\( *\(---\)\{0,1\}\)0$/\1ADDR/'
 }
 
 report() {
@@ -419,7 +421,18 @@ check_workload fork "-e task-clock:u" "" sh -c \
 if [ -n "${skip_kernel}" ]; then
 	echo "Skip kernel samples: ${skip_kernel}"
 else
-	check_workload kernel "-e cpu-clock -g" "-G" perf test -w sqrtloop 1
+	check_workload kernel "-e cpu-clock -g" "-G --call-graph=graph,2,caller" \
+		perf test -w sqrtloop 1
+fi
+# Off-CPU samples (BPF), written at the end of the recording, after the
+# exit of their threads.
+if [ -n "${skip_kernel}" ]; then
+	echo "Skip off-CPU samples: ${skip_kernel}"
+elif ! perf record -q --off-cpu -o /dev/null -- true > /dev/null 2>&1; then
+	echo "Skip off-CPU samples: perf record --off-cpu failed (no BPF support or permission)"
+else
+	check_workload offcpu "-e task-clock --off-cpu -g" "-G --call-graph=graph,2,caller" \
+		sh -c 'perf test -w sqrtloop 1; sleep 0.1'
 fi
 # Data mmaps and sample addresses
 check_workload data "-d -e task-clock:u" "" \

@@ -1,0 +1,282 @@
+#!/bin/bash
+# Symbols from separated debug images
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build a small program in several layouts, record each once and resolve
+# its samples from several symbol sources: the full binary, a stripped
+# binary with its debug file found by .gnu_debuglink or in a build-id
+# debug directory, the debug file alone, and MiniDebugInfo.  Every frame in the program's
+# own functions must get the symbol 'nm' gives for it on the unstripped
+# build, hot <- driver <- main callchains must be intact and the three hot
+# functions must get their 50/30/20 shares.
+#
+# DEBUG_IMAGES_LAYOUTS and DEBUG_IMAGES_VARIANTS (space separated) select
+# a subset; DEBUG_IMAGES_VERBOSE=1 prints the figures of every case and
+# DEBUG_IMAGES_KEEP=1 keeps the files.
+
+set -u
+
+shelldir=$(dirname "$0")
+checker="${shelldir}/lib/debug_images.py"
+
+for tool in cc nm objcopy strip readelf python3; do
+	if ! command -v "$tool" > /dev/null; then
+		echo "skip: no $tool on this machine"
+		exit 2
+	fi
+done
+
+tmpdir=$(mktemp -d /tmp/perf-debug-images.XXXXXX)
+err=0
+
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	[ -n "${DEBUG_IMAGES_KEEP:-}" ] || rm -rf "${tmpdir}"
+}
+trap cleanup EXIT
+trap 'echo "Unexpected signal"; exit 1' TERM INT
+
+# No network lookups, no build-id cache but the one a case sets up.
+export DEBUGINFOD_URLS=
+export PERF_BUILDID_DIR="${tmpdir}/no-buildid-cache"
+
+cat > "${tmpdir}/prog.c" << 'EOF'
+#include <stdlib.h>
+
+volatile unsigned long sink;
+char big_bss[1 << 20];
+
+#define COLD(n) void __attribute__((noinline)) cold##n(void) \
+	{ for (int i = 0; i < 64; i++) sink += i * n; big_bss[n] = 1; }
+#ifdef HOT_SECTION
+#define HOT_ATTR __attribute__((noinline, section(".hot")))
+#else
+#define HOT_ATTR __attribute__((noinline))
+#endif
+/* Not leaves, so that they set up a frame pointer. */
+#define HOT(n) void HOT_ATTR hot##n(unsigned long k) \
+	{ unsigned long x = k; tick(); \
+	  for (unsigned long i = 0; i < k * n * 8; i++) x = x * 2654435761UL + i; \
+	  sink = x; }
+
+#ifndef NO_LIB
+void __attribute__((noinline)) tick(void) { __asm__ volatile(""); }
+COLD(1) HOT(50) COLD(2) COLD(3) HOT(30) COLD(4) HOT(20) COLD(5)
+
+void __attribute__((noinline)) driver(unsigned long loops)
+{
+	for (unsigned long l = 0; l < loops; l++) {
+		hot50(40);
+		hot30(40);
+		hot20(40);
+	}
+	cold1(); cold2(); cold3(); cold4(); cold5();
+}
+COLD(6)
+#else
+void driver(unsigned long loops);
+#endif
+
+#ifndef NO_MAIN
+int main(int argc, char **argv)
+{
+	driver(argc > 1 ? strtoul(argv[1], NULL, 0) : 1);
+	return 0;
+}
+#endif
+EOF
+
+if ! perf record -q -o "${tmpdir}/probe.data" -e cpu-clock:u -- true \
+	> /dev/null 2>&1; then
+	echo "skip: cannot record cpu-clock:u here (perf_event_paranoid?)"
+	exit 2
+fi
+
+cflags="-O1 -g -fno-omit-frame-pointer -fno-inline -fcf-protection=none"
+lld_ok=
+if cc -fuse-ld=lld -o "${tmpdir}/lld-probe" "${tmpdir}/prog.c" > /dev/null 2>&1; then
+	lld_ok=1
+fi
+
+# layout name, build flags (+ separated), kind (exe, lib) and, if not
+# all, the variants.
+# -hotsec: the hot functions in a PT_LOAD of their own, after .data and a
+# large .bss in the file.
+hotsec="-DHOT_SECTION+-Wl,--section-start=.hot=0x800000"
+layouts_all="
+exec:-no-pie:exe
+exec-nosep:-no-pie+-Wl,-z,noseparate-code:exe
+exec-maxpage:-no-pie+-Wl,-z,max-page-size=0x200000:exe
+pie:-pie+-fPIE:exe
+pie-nosep:-pie+-fPIE+-Wl,-z,noseparate-code:exe
+pie-maxpage:-pie+-fPIE+-Wl,-z,max-page-size=0x200000:exe
+shlib:-fPIC:lib
+shlib-nosep:-fPIC+-Wl,-z,noseparate-code:lib
+static:-static:exe
+exec-hotsec:-no-pie+${hotsec}:exe:full,debuglink,buildid-dir,minidebuginfo
+pie-hotsec:-pie+-fPIE+${hotsec}:exe:full,debuglink,buildid-dir,minidebuginfo
+lld-exec:-no-pie+-fuse-ld=lld:exe
+lld-pie:-pie+-fPIE+-fuse-ld=lld:exe
+lld-shlib:-fPIC+-fuse-ld=lld:lib
+"
+variants_all="full debuglink buildid-dir debug-only-symfs debug-only-cache"
+if command -v xz > /dev/null && perf version --build-options | grep -q 'lzma: .*on'; then
+	variants_all="${variants_all} minidebuginfo"
+else
+	echo "note: no xz or perf without lzma, MiniDebugInfo not tested"
+fi
+variants=${DEBUG_IMAGES_VARIANTS:-$variants_all}
+
+# $1: layout, $2: link flags, $3: kind.  Builds into $tmpdir/$1/build and
+# records a run of the program as installed in $tmpdir/$1/run.
+build_and_record() {
+	local dir="${tmpdir}/$1" flags=${2//+/ }
+	mkdir -p "${dir}/build" "${dir}/run"
+	# shellcheck disable=SC2086,SC2016 # word splitting; $ORIGIN is for ld.so
+	if [ "$3" = lib ]; then
+		cc $cflags $flags -shared -DNO_MAIN -o "${dir}/build/libprog.so" \
+			"${tmpdir}/prog.c" &&
+		cc $cflags ${flags/-fPIC/} -DNO_LIB -o "${dir}/build/prog" \
+			"${tmpdir}/prog.c" -L"${dir}/build" -lprog \
+			-Wl,-rpath,'$ORIGIN'
+	else
+		cc $cflags $flags -o "${dir}/build/prog" "${tmpdir}/prog.c"
+	fi || return 1
+	cp "${dir}"/build/* "${dir}/run/"
+	perf record -q -N --buildid-all -e cpu-clock:u -c 100000 --call-graph fp \
+		-o "${dir}/perf.data" -- "${dir}/run/prog" 6000 \
+		> /dev/null 2>&1
+}
+
+# The files of a layout: the program and, for 'lib', its library.
+files_of() {
+	if [ "$1" = lib ]; then echo prog libprog.so; else echo prog; fi
+}
+
+debug_path() {
+	local bid
+	bid=$(readelf -n "$1" | awk '/Build ID/ {print $3}')
+	echo "usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug"
+}
+
+# $1: layout dir, $2: kind, $3: variant.  Installs the variant into
+# $1/run, $1/symfs and the build-id cache $1/cache and prints extra perf
+# options.
+setup_variant() {
+	local dir=$1 f dbg
+	rm -rf "${dir}/run" "${dir}/symfs" "${dir}/cache"
+	mkdir -p "${dir}/run" "${dir}/symfs" "${dir}/cache"
+	for f in $(files_of "$2"); do
+		objcopy --only-keep-debug "${dir}/build/$f" "${dir}/$f.debug"
+		strip --strip-all -o "${dir}/$f.stripped" "${dir}/build/$f"
+		dbg=$(debug_path "${dir}/build/$f")
+		case $3 in
+		full)
+			cp "${dir}/build/$f" "${dir}/run/$f";;
+		debuglink)
+			cp "${dir}/$f.debug" "${dir}/run/$f.debug"
+			objcopy --add-gnu-debuglink="${dir}/run/$f.debug" \
+				"${dir}/$f.stripped" "${dir}/run/$f";;
+		buildid-dir)
+			mkdir -p "${dir}/symfs/${dir}/run" \
+				"$(dirname "${dir}/symfs/${dbg}")"
+			cp "${dir}/$f.stripped" "${dir}/symfs/${dir}/run/$f"
+			cp "${dir}/$f.debug" "${dir}/symfs/${dbg}";;
+		debug-only-symfs)
+			mkdir -p "$(dirname "${dir}/symfs/${dbg}")"
+			cp "${dir}/$f.debug" "${dir}/symfs/${dbg}";;
+		debug-only-cache)
+			PERF_BUILDID_DIR="${dir}/cache" perf buildid-cache \
+				-a "${dir}/$f.debug" > /dev/null 2>&1;;
+		minidebuginfo)
+			# As Fedora's find-debuginfo does: the function symbols
+			# that are not in .dynsym, xz-compressed in .gnu_debugdata.
+			nm -D --format=posix --defined-only "${dir}/build/$f" 2> /dev/null |
+				awk '{ print $1 }' | sort > "${dir}/dynsyms"
+			nm --format=posix --defined-only "${dir}/build/$f" |
+				awk '$2 ~ /^[TtWw]$/ { print $1 }' | sort > "${dir}/funcsyms"
+			comm -13 "${dir}/dynsyms" "${dir}/funcsyms" > "${dir}/keep"
+			rm -f "${dir}/mini.xz"
+			objcopy -S --remove-section .gdb_index --remove-section .comment \
+				--keep-symbols="${dir}/keep" "${dir}/$f.debug" "${dir}/mini"
+			xz "${dir}/mini"
+			objcopy --add-section .gnu_debugdata="${dir}/mini.xz" \
+				"${dir}/$f.stripped" "${dir}/run/$f";;
+		esac
+	done
+	case $3 in
+	buildid-dir|debug-only-symfs) echo "--symfs ${dir}/symfs";;
+	esac
+}
+
+start=$(date +%s)
+summary=""
+for entry in $layouts_all; do
+	IFS=: read -r layout flags kind only <<< "$entry"
+	if [ -n "${DEBUG_IMAGES_LAYOUTS:-}" ] &&
+	   [[ " ${DEBUG_IMAGES_LAYOUTS} " != *" ${layout} "* ]]; then
+		continue
+	fi
+	if [[ $flags == *lld* ]] && [ -z "$lld_ok" ]; then
+		echo "note: lld is not installed, layout ${layout} not tested"
+		continue
+	fi
+	dir="${tmpdir}/${layout}"
+	if ! build_and_record "$layout" "$flags" "$kind"; then
+		if [ "$layout" = static ]; then
+			echo "note: no static libc on this machine, layout static not tested"
+			continue
+		fi
+		echo "FAIL: ${layout}: cannot build or record"
+		err=1
+		continue
+	fi
+	line="${layout}:"
+	for variant in $variants; do
+		if [ -n "$only" ] && [[ ",${only}," != *",${variant},"* ]]; then
+			continue
+		fi
+		opts=$(setup_variant "$dir" "$kind" "$variant")
+		truth=()
+		for f in $(files_of "$kind"); do
+			truth+=("${dir}/run/$f=${dir}/build/$f")
+		done
+		# shellcheck disable=SC2086
+		PERF_BUILDID_DIR="${dir}/cache" \
+			perf script -i "${dir}/perf.data" $opts --show-mmap-events \
+			-F comm,ip,sym,dso > "${dir}/script.out" 2> "${dir}/script.err"
+		rc=$?
+		read -r right total h50 h30 h20 chains <<< \
+			"$(python3 "$checker" "${dir}/script.out" "${truth[@]}")"
+		hot=$((h50 + h30 + h20))
+		pct=$((total ? right * 100 / total : 0))
+		line="${line} ${variant}=${pct}%"
+		why=""
+		if [ $rc -gt 128 ]; then
+			why="perf script crashed (rc ${rc})"
+		elif [ "${total:-0}" -lt 100 ]; then
+			why="too few samples (${total:-0} frames in the program)"
+		elif [ "$right" != "$total" ]; then
+			why="$((total - right)) of ${total} frames with a wrong symbol"
+		elif [ "$hot" -lt 100 ]; then
+			why="too few samples (${hot} in the hot functions)"
+		elif [ "$chains" -lt $((hot * 95 / 100)) ]; then
+			why="only ${chains} of ${hot} hot samples with driver <- main"
+		elif [ $((h50 * 100 / hot)) -lt 40 ] || [ $((h50 * 100 / hot)) -gt 60 ] ||
+		     [ $((h30 * 100 / hot)) -lt 22 ] || [ $((h30 * 100 / hot)) -gt 38 ] ||
+		     [ $((h20 * 100 / hot)) -lt 13 ] || [ $((h20 * 100 / hot)) -gt 27 ]; then
+			why="shares ${h50}/${h30}/${h20} are not about 50/30/20"
+		fi
+		if [ -n "$why" ]; then
+			echo "FAIL: ${layout} ${variant}: ${why}"
+			err=1
+		fi
+	done
+	summary="${summary}${line}"$'\n'
+done
+
+if [ $err -ne 0 ] || [ -n "${DEBUG_IMAGES_VERBOSE:-}" ]; then
+	printf '%% of frames with the right symbol:\n%s' "$summary"
+fi
+echo "debug_images: $(($(date +%s) - start))s"
+exit $err

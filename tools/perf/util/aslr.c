@@ -109,6 +109,8 @@ struct aslr_remap {
 	struct aslr_key	key;
 	/* Added to an original address to get the remapped one. */
 	u64		delta;
+	/* The next remap of the same address space. */
+	struct aslr_remap *next;
 };
 
 struct aslr_space {
@@ -125,6 +127,8 @@ struct aslr_space {
 	 * after its exit (off-CPU samples), until its pid is reused.
 	 */
 	bool		exited;
+	/* The remaps of this address space, also in aslr->remaps. */
+	struct aslr_remap *remaps;
 };
 
 struct aslr {
@@ -269,9 +273,13 @@ static struct aslr_remap *aslr__find_remap(struct aslr *aslr,
 
 static int aslr__add_remap(struct aslr *aslr, const struct aslr_key *key, u64 delta)
 {
-	struct aslr_remap *remap = zalloc(sizeof(*remap));
+	struct aslr_space *space = aslr__findnew_space(aslr, key->machine, key->asid);
+	struct aslr_remap *remap;
 	int err;
 
+	if (!space)
+		return -ENOMEM;
+	remap = zalloc(sizeof(*remap));
 	if (!remap)
 		return -ENOMEM;
 
@@ -279,9 +287,13 @@ static int aslr__add_remap(struct aslr *aslr, const struct aslr_key *key, u64 de
 	remap->key.dso = dso__get(key->dso);
 	remap->delta = delta;
 	err = hashmap__add(aslr->remaps, &remap->key, remap);
-	if (err)
+	if (err) {
 		aslr_remap__delete(remap);
-	return err;
+		return err;
+	}
+	remap->next = space->remaps;
+	space->remaps = remap;
+	return 0;
 }
 
 /*
@@ -630,8 +642,7 @@ static int aslr__fork_space(struct aslr *aslr, struct machine *machine, int ppid
 {
 	struct aslr_space key = { .machine = machine, .asid = ppid };
 	struct aslr_space *parent, *child;
-	struct hashmap_entry *cur;
-	size_t bkt;
+	struct aslr_remap *remap;
 	int err;
 
 	if (!hashmap__find(aslr->spaces, &key, &parent))
@@ -649,12 +660,8 @@ static int aslr__fork_space(struct aslr *aslr, struct machine *machine, int ppid
 	child->last_orig_end = parent->last_orig_end;
 	child->last_new_end = parent->last_new_end;
 
-	hashmap__for_each_entry(aslr->remaps, cur, bkt) {
-		struct aslr_remap *remap = cur->pvalue;
+	for (remap = parent->remaps; remap; remap = remap->next) {
 		struct aslr_key child_key = remap->key;
-
-		if (remap->key.machine != machine || remap->key.asid != ppid)
-			continue;
 
 		child_key.asid = pid;
 		err = aslr__add_remap(aslr, &child_key, remap->delta);
@@ -669,20 +676,17 @@ static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int p
 {
 	struct aslr_space key = { .machine = machine, .asid = pid };
 	struct aslr_space *space;
-	struct hashmap_entry *cur, *tmp;
-	size_t bkt;
+	struct aslr_remap *remap, *next;
 
-	if (hashmap__delete(aslr->spaces, &key, NULL, &space))
-		free(space);
+	if (!hashmap__delete(aslr->spaces, &key, NULL, &space))
+		return;
 
-	hashmap__for_each_entry_safe(aslr->remaps, cur, tmp, bkt) {
-		struct aslr_remap *remap = cur->pvalue;
-
-		if (remap->key.machine != machine || remap->key.asid != pid)
-			continue;
+	for (remap = space->remaps; remap; remap = next) {
+		next = remap->next;
 		hashmap__delete(aslr->remaps, &remap->key, NULL, NULL);
 		aslr_remap__delete(remap);
 	}
+	free(space);
 }
 
 static int aslr__fork(const struct perf_tool *tool, union perf_event *event,

@@ -68,7 +68,8 @@ for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 		info "builds; the patch concerns none of the series' tests"
 		continue
 	fi
-	results=$(IFS=';'; TEST_PERF=$out/perf TEST_TREE=$wt TESTS="${wanted[*]}" "$TOP/scripts/run-perf-tests.sh")
+	results=$(IFS=';'; TEST_PERF=$out/perf TEST_TREE=$wt TEST_LOGS=$BUILD/tests/bisect \
+		  TESTS="${wanted[*]}" "$TOP/scripts/run-perf-tests.sh")
 	echo "$results"
 	! grep -q '^FAIL' <<< "$results" || die "tests fail after patch $n: $subject"
 done

@@ -5,14 +5,14 @@
 #   PASS|FAIL|SKIP  perf test: DESCRIPTION
 # The descriptions come from TESTS (separated by ';'), or else from
 # scripts/perf-tests.list plus the shell tests the series adds.  Output of
-# a failed test goes to build/tests/NAME.log.
+# a failed test goes to build/tests/NAME.log (TEST_LOGS: another directory).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 perf=${TEST_PERF:-$PERF}
 src=${TEST_TREE:-$TREE}
-logs=$BUILD/tests
+logs=${TEST_LOGS:-$BUILD/tests}
 mkdir -p "$logs"
 
 descriptions() {

@@ -36,6 +36,6 @@ out=$BUILD/perf-$kind
 "$TOP/scripts/build-perf.sh" "$TREE" "$out" EXTRA_CFLAGS="$flags" LDFLAGS="${flags%% *}" WERROR=0
 [ -n "$tests" ] || { echo "no tests for $kind yet"; exit 0; }
 step "perf tests under $kind"
-results=$(TEST_PERF=$out/perf TESTS=$tests "$TOP/scripts/run-perf-tests.sh")
+results=$(TEST_PERF=$out/perf TEST_LOGS=$BUILD/tests/$kind TESTS=$tests "$TOP/scripts/run-perf-tests.sh")
 echo "$results"
 ! grep -q '^FAIL' <<< "$results"

@@ -1192,6 +1192,9 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		case HEADER_CMDLINE:
 			why = "may hold addresses: BPF programs, command line, event descs";
 			break;
+		case HEADER_BPF_BTF:
+			why = "BPF program types, of no use without the BPF program info";
+			break;
 		case HEADER_COMPRESSED:
 			why = "compression parameters, the output is written uncompressed";
 			break;

@@ -6,7 +6,8 @@
 # have) that the patch concerns, as scripts/bisect-tests.list says; the
 # last patch runs them all, unless BISECT_TIP_TESTED=1 (make check runs
 # them on that tree anyway).  Fails naming the first patch that does not
-# build or whose tests fail.
+# build or whose tests fail.  BISECT_FROM=N starts at patch N (to resume a
+# run that stopped there).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -39,6 +40,7 @@ n=0
 before=""
 for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 	n=$((n + 1))
+	[ "$n" -ge "${BISECT_FROM:-1}" ] || continue
 	subject=$("${git[@]}" log -1 --format=%s "$c")
 	step "patch $n: $subject"
 	git -C "$wt" checkout -q --detach "$c"

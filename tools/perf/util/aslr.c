@@ -222,14 +222,24 @@ static bool aslr_space__equal(long key1, long key2, void *ctx __maybe_unused)
 
 static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int pid);
 
+/* The layout of an address space, NULL if it has none yet. */
+static struct aslr_space *aslr__find_space(struct aslr *aslr,
+					   struct machine *machine, int asid)
+{
+	struct aslr_space key = { .machine = machine, .asid = asid };
+	struct aslr_space *space;
+
+	return hashmap__find(aslr->spaces, &key, &space) ? space : NULL;
+}
+
 /* The layout of a process, a new one if its pid was used by an exited one. */
 static struct aslr_space *aslr__findnew_space(struct aslr *aslr,
 					      struct machine *machine, int asid)
 {
 	struct aslr_space key = { .machine = machine, .asid = asid };
-	struct aslr_space *space;
+	struct aslr_space *space = aslr__find_space(aslr, machine, asid);
 
-	if (hashmap__find(aslr->spaces, &key, &space)) {
+	if (space) {
 		if (!space->exited)
 			return space;
 		aslr__forget_space(aslr, machine, asid);
@@ -640,12 +650,11 @@ static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
 /* A new process gets the remapped layout of the parent it was forked from. */
 static int aslr__fork_space(struct aslr *aslr, struct machine *machine, int ppid, int pid)
 {
-	struct aslr_space key = { .machine = machine, .asid = ppid };
-	struct aslr_space *parent, *child;
+	struct aslr_space *parent = aslr__find_space(aslr, machine, ppid), *child;
 	struct aslr_remap *remap;
 	int err;
 
-	if (!hashmap__find(aslr->spaces, &key, &parent))
+	if (!parent)
 		return 0;
 
 	child = aslr__findnew_space(aslr, machine, pid);
@@ -714,10 +723,9 @@ static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
 	if (err)
 		return err;
 	if (event->fork.pid == event->fork.tid) {
-		struct aslr_space key = { .machine = host, .asid = event->fork.pid };
-		struct aslr_space *space;
+		struct aslr_space *space = aslr__find_space(aslr, host, event->fork.pid);
 
-		if (hashmap__find(aslr->spaces, &key, &space))
+		if (space)
 			space->exited = true;
 	}
 

@@ -31,6 +31,7 @@
 #include "addr_location.h"
 #include "aslr.h"
 #include "branch.h"
+#include "callchain.h"
 #include "debug.h"
 #include "dso.h"
 #include "env.h"
@@ -43,6 +44,7 @@
 #include "maps.h"
 #include "sample.h"
 #include "thread.h"
+#include "unwind.h"
 #include "util.h"
 #include "vdso.h"
 #include "pmus.h"
@@ -62,7 +64,7 @@
 #define ASLR_KERNEL_ASID	-1
 
 #define ASLR_REFUSED_SAMPLE_TYPES					\
-	(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_RAW | PERF_SAMPLE_AUX)
+	(PERF_SAMPLE_RAW | PERF_SAMPLE_AUX)
 
 /*
  * Registers hold addresses (ip, sp, anything in general purpose registers)
@@ -156,6 +158,14 @@ struct aslr {
 	/* Samples that had their registers cut out, physical address zeroed. */
 	u64			regs_stripped;
 	u64			phys_zeroed;
+	/*
+	 * Samples whose user stack dump was unwound into the callchain, and
+	 * those whose user call graph was lost (it could not be unwound).
+	 */
+	u64			unwound;
+	u64			unwind_lost;
+	/* The remapped user call graph of a sample being unwound. */
+	u64			unwind_ips[PERF_MAX_STACK_DEPTH];
 };
 
 static void aslr__count(struct aslr *aslr, u32 type, bool rewritten)
@@ -882,14 +892,14 @@ static void aslr__cut_sample(union perf_event *event, __u64 *pos, size_t len)
  * @sample, zero its physical address.
  *
  * These fields follow the variable sized ones (callchain, branch stack, ...)
- * and the fields after them have a fixed size (the user stack and AUX data
- * are refused), so they are located from the end of the sample.
+ * and the fields after them have a fixed size (the user stack was cut out
+ * with the user registers before, AUX data is refused), so they are located
+ * from the end of the sample. @type says which fields are still there.
  */
 static int aslr__scrub_sample(struct aslr *aslr, union perf_event *event,
-			      const struct perf_event_attr *attr,
+			      const struct perf_event_attr *attr, u64 type,
 			      struct perf_sample *sample)
 {
-	u64 type = attr->sample_type;
 	__u64 *pos = (void *)event + event->header.size;
 	__u64 *start = event->sample.array;
 	size_t len;
@@ -930,6 +940,125 @@ out_corrupt:
 	aslr__err(sample->file_offset,
 		  "can't locate the registers in the sample, the file is corrupt");
 	return -EINVAL;
+}
+
+/* Where aslr__unwind_entry() puts the frames of a sample. */
+struct aslr_unwind {
+	struct aslr	*aslr;
+	struct machine	*machine;
+	struct thread	*thread;
+	u64		nr;
+};
+
+static int aslr__unwind_entry(struct unwind_entry *entry, void *arg)
+{
+	struct aslr_unwind *uw = arg;
+	struct aslr *aslr = uw->aslr;
+
+	/* The deepest frames don't fit in a callchain perf report reads. */
+	if (uw->nr < ARRAY_SIZE(aslr->unwind_ips))
+		aslr->unwind_ips[uw->nr++] = aslr__remap_addr(aslr, uw->machine, uw->thread,
+							      PERF_RECORD_MISC_USER,
+							      entry->ip, NULL);
+	return 0;
+}
+
+/*
+ * The user stack and registers of a sample (perf record --call-graph dwarf)
+ * can't be shared, they are full of addresses, but the call graph perf report
+ * would unwind from them can: unwind it here, where the binaries are, and put
+ * it in the callchain of the sample, remapped, after its kernel part, as the
+ * kernel does for frame pointer call graphs. Then cut the registers and the
+ * stack out of the copy @event of the sample parsed in @new_sample, which is
+ * updated.
+ */
+static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
+			       struct thread *thread, struct perf_sample *sample,
+			       union perf_event *event, const struct perf_event_attr *attr,
+			       struct perf_sample *new_sample)
+{
+	struct aslr_unwind uw = { .aslr = aslr, .machine = machine, .thread = thread, };
+	u64 type = attr->sample_type, user_regs_abi = new_sample->user_regs.abi;
+	void *base = event;
+	size_t stack = new_sample->user_stack.offset, regs_len = 0;
+	size_t regs, end, chain = 0, old_len = 0, new_len = 0, max_len;
+	u64 kernel_nr = 0, i;
+	ssize_t delta;
+
+	/* Where the registers and the stack dump are in the copy. */
+	if (type & PERF_SAMPLE_REGS_USER)
+		regs_len = sizeof(u64) * (1 + (user_regs_abi ?
+					       hweight64(attr->sample_regs_user) : 0));
+	regs = stack - regs_len;
+	end = stack + sizeof(u64);
+	if (end <= event->header.size && *(u64 *)(base + stack))
+		end += *(u64 *)(base + stack) + sizeof(u64);
+	if (stack < sizeof(event->header) + regs_len || end > event->header.size ||
+	    (user_regs_abi && (void *)new_sample->user_regs.regs != base + regs + sizeof(u64))) {
+		aslr__err(sample->file_offset,
+			  "can't locate the user stack in the sample, the file is corrupt");
+		return -EINVAL;
+	}
+
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		/* As perf report does, even with an empty stack dump. */
+		unwind__get_entries(aslr__unwind_entry, &uw, thread, sample,
+				    ARRAY_SIZE(aslr->unwind_ips), /*best_effort=*/true);
+		chain = (void *)new_sample->callchain - base;
+		old_len = sizeof(u64) * (1 + new_sample->callchain->nr);
+		/* Keep the kernel part, the user part is the unwound one. */
+		while (kernel_nr < new_sample->callchain->nr &&
+		       new_sample->callchain->ips[kernel_nr] != PERF_CONTEXT_USER)
+			kernel_nr++;
+		/* The room for the callchain in the largest event, 8-byte aligned. */
+		max_len = PERF_SAMPLE_MAX_SIZE - sizeof(u64) -
+			  (event->header.size - (end - regs) - old_len);
+		if (sizeof(u64) * (2 + kernel_nr + uw.nr) > max_len)
+			uw.nr = max_len / sizeof(u64) > 2 + kernel_nr ?
+				max_len / sizeof(u64) - 2 - kernel_nr : 0;
+		new_len = sizeof(u64) * (1 + kernel_nr + (uw.nr ? 1 + uw.nr : 0));
+	}
+
+	/* Cut the registers and the stack, then resize the callchain. */
+	memmove(base + regs, base + end, event->header.size - end);
+	event->header.size -= end - regs;
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		struct ip_callchain *callchain = base + chain;
+
+		delta = new_len - old_len;
+		memmove(base + chain + new_len, base + chain + old_len,
+			event->header.size - chain - old_len);
+		event->header.size += delta;
+		callchain->nr = kernel_nr;
+		if (uw.nr) {
+			callchain->ips[callchain->nr++] = PERF_CONTEXT_USER;
+			for (i = 0; i < uw.nr; i++)
+				callchain->ips[callchain->nr++] = aslr->unwind_ips[i];
+		}
+		/* The fields after the callchain moved. */
+		if (new_sample->branch_stack)
+			new_sample->branch_stack = (void *)new_sample->branch_stack + delta;
+		if (new_sample->branch_stack_cntr)
+			new_sample->branch_stack_cntr = (void *)new_sample->branch_stack_cntr +
+							delta;
+		if (new_sample->intr_regs.regs)
+			new_sample->intr_regs.regs = (void *)new_sample->intr_regs.regs + delta;
+	}
+	if (new_sample->intr_regs.regs)
+		new_sample->intr_regs.regs = (void *)new_sample->intr_regs.regs - (end - regs);
+	memset(&new_sample->user_regs, 0, sizeof(new_sample->user_regs));
+	memset(&new_sample->user_stack, 0, sizeof(new_sample->user_stack));
+
+	/* Without user registers (a kernel thread) there is nothing to unwind. */
+	if (uw.nr) {
+		aslr->unwound++;
+	} else if (user_regs_abi) {
+		aslr->unwind_lost++;
+#ifndef HAVE_DWARF_UNWIND_SUPPORT
+		pr_warning_once("--aslr: no libdw or libunwind to unwind, user call graphs lost\n");
+#endif
+	}
+	return 0;
 }
 
 /*
@@ -1001,8 +1130,15 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 		return err;
 	}
 	new_sample.file_offset = sample->file_offset;
+	if (type & PERF_SAMPLE_STACK_USER) {
+		err = aslr__unwind_sample(aslr, host, thread, sample, copy, &evsel->core.attr,
+					  &new_sample);
+		if (err)
+			return err;
+		type &= ~(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER);
+	}
 	if (type & (ASLR_STRIPPED_SAMPLE_TYPES | PERF_SAMPLE_PHYS_ADDR)) {
-		err = aslr__scrub_sample(aslr, copy, &evsel->core.attr, &new_sample);
+		err = aslr__scrub_sample(aslr, copy, &evsel->core.attr, type, &new_sample);
 		if (err)
 			return err;
 	}
@@ -1055,7 +1191,6 @@ int aslr__check_evsel(const struct evsel *evsel)
 		u64 bit;
 		const char *name;
 	} fields[] = {
-		{ PERF_SAMPLE_STACK_USER,   "PERF_SAMPLE_STACK_USER (user stack dumps)" },
 		{ PERF_SAMPLE_RAW,	    "PERF_SAMPLE_RAW (raw data, e.g. tracepoints)" },
 		{ PERF_SAMPLE_AUX,	    "PERF_SAMPLE_AUX (AUX area samples)" },
 	};
@@ -1070,6 +1205,13 @@ int aslr__check_evsel(const struct evsel *evsel)
 			return -EOPNOTSUPP;
 		}
 	}
+	/*
+	 * User stack dumps are unwound: have the unwinder set up for the maps
+	 * of the original layout as they are created, as perf report does.
+	 */
+	if ((attr->sample_type & PERF_SAMPLE_REGS_USER) &&
+	    (attr->sample_type & PERF_SAMPLE_STACK_USER))
+		dwarf_callchain_users = true;
 	return 0;
 }
 
@@ -1119,6 +1261,12 @@ static bool aslr__scrub_attr(struct perf_event_attr *attr, struct perf_env *env)
 	attr->sample_type &= ~ASLR_STRIPPED_SAMPLE_TYPES;
 	attr->sample_regs_user = 0;
 	attr->sample_regs_intr = 0;
+	if (attr->sample_type & PERF_SAMPLE_STACK_USER) {
+		/* The user stack was unwound into the callchain. */
+		attr->sample_type &= ~PERF_SAMPLE_STACK_USER;
+		attr->sample_stack_user = 0;
+		attr->exclude_callchain_user = 0;
+	}
 
 	if (attr->type == PERF_TYPE_BREAKPOINT) {
 		attr->bp_addr = 0;
@@ -1251,6 +1399,14 @@ void aslr__print_stats(const struct aslr *aslr)
 			n += scnprintf(buf + n, sizeof(buf) - n,
 				       ", %" PRIu64 " stripped of their registers",
 				       aslr->regs_stripped);
+		if (type == PERF_RECORD_SAMPLE && aslr->unwound)
+			n += scnprintf(buf + n, sizeof(buf) - n,
+				       ", %" PRIu64 " with their user stack unwound",
+				       aslr->unwound);
+		if (type == PERF_RECORD_SAMPLE && aslr->unwind_lost)
+			n += scnprintf(buf + n, sizeof(buf) - n,
+				       ", %" PRIu64 " whose user stack could not be unwound",
+				       aslr->unwind_lost);
 		if (type == PERF_RECORD_SAMPLE && aslr->phys_zeroed)
 			n += scnprintf(buf + n, sizeof(buf) - n,
 				       ", %" PRIu64 " with their physical address zeroed",

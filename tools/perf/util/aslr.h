@@ -22,7 +22,10 @@ struct aslr;
 struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env);
 void aslr__delete(struct aslr *aslr);
 
-/* Refuse attributes with sample fields that can't be remapped yet. */
+/*
+ * Refuse attributes with sample fields that can't be remapped yet, set up the
+ * unwinder for those with user stack dumps. Before the events of the evsel.
+ */
 int aslr__check_evsel(const struct evsel *evsel);
 int aslr__check_evlist(struct evlist *evlist);
 

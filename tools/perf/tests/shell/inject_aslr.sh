@@ -381,13 +381,13 @@ test_refused() {
 	local d="${tmpdir}/refused"
 
 	mkdir "${d}"
-	perf record -q --no-bpf-event -o "${d}/orig.data" -e task-clock:u --call-graph dwarf \
+	perf record -q --no-bpf-event -o "${d}/orig.data" -e task-clock:u -R \
 		-- perf test -w noploop 1 > /dev/null 2>&1 || return 0
 	if perf inject --aslr -i "${d}/orig.data" -o "${d}/out.data" 2> "${d}/err.txt"; then
-		fail "user stack dumps accepted"
+		fail "raw data accepted"
 	fi
-	if ! grep -q "does not support PERF_SAMPLE_STACK_USER" "${d}/err.txt"; then
-		fail "no clear error for user stack dumps"
+	if ! grep -q "does not support PERF_SAMPLE_RAW" "${d}/err.txt"; then
+		fail "no clear error for raw data"
 	fi
 	if [ -e "${d}/out.data" ]; then
 		fail "output left behind after refusing the input"
@@ -433,6 +433,23 @@ elif ! perf record -q --off-cpu -o /dev/null -- true > /dev/null 2>&1; then
 else
 	check_workload offcpu "-e task-clock --off-cpu -g" "-G --call-graph=graph,2,caller" \
 		sh -c 'perf test -w sqrtloop 1; sleep 0.1'
+fi
+# DWARF call graphs: unwound during inject into remapped callchains, the
+# user stack dumps and registers cut out. perf report shows inlined
+# functions only in the call graphs it unwinds itself: compare without.
+if ! perf version --build-options | grep -q 'dwarf-unwind: \[ on'; then
+	echo "Skip DWARF call graphs: perf is built without DWARF unwinding"
+else
+	check_workload dwarf "-e task-clock:u -F 500 --call-graph dwarf,4096" "-G --no-inline" \
+		perf test -w leafloop 1
+	if perf evlist -v -i "${tmpdir}/dwarf/out.data" 2> /dev/null |
+			grep -q 'sample_type:.*\(STACK_USER\|REGS_USER\)'; then
+		fail "dwarf: the output attributes still have user stacks or registers"
+	fi
+	if ! perf inject --aslr -v -i "${tmpdir}/dwarf/orig.data" -o "${tmpdir}/dwarf/v.data" 2>&1 |
+			grep -q "SAMPLE: .* with their user stack unwound"; then
+		fail "dwarf: perf inject -v doesn't say the user stacks were unwound"
+	fi
 fi
 # Data mmaps and sample addresses
 check_workload data "-d -e task-clock:u" "" \

@@ -3,8 +3,8 @@
 # Everything `make -f Makefile.series check` tests, on the built perf: the
 # repository's own checks, the workbench's self-tests, the submission round
 # trip and the packagers' tarball, the perf tests, the ThreadSanitizer
-# build, the extra builds, bisectability, the regression guard and the
-# series on Debian's tree.
+# build, the fuzz corpus and a short fuzz campaign, the extra builds,
+# bisectability, the regression guard and the series on Debian's tree.
 # One line per test, then the closing line "N passed, N failed, N skipped"
 # (also written to build/test-summary.txt).  Exit 1 on any failure.
 set -euo pipefail
@@ -49,6 +49,11 @@ step "perf tests (patched perf: $("$PERF" version))"
 
 step "sanitizers"
 check "tsan: the concurrent maps tests run clean under ThreadSanitizer" "$TOP/scripts/sanitize.sh" tsan
+
+step "fuzzing: the parsers the series adds"
+check "fuzz-replay: the fuzz corpus replays clean with the normal build" "$TOP/scripts/fuzz-replay.sh"
+check "fuzz: a short campaign per harness (libFuzzer, ASan, UBSan) finds no crash" \
+	env FUZZ_SECONDS="${CHECK_FUZZ_SECONDS:-60}" "$TOP/scripts/fuzz.sh"
 
 step "extra builds: the perf configurations maintainers build before merging"
 check "extra-builds: perf builds with NO_LIBELF=1, NO_DWARF=1, NO_LIBTRACEEVENT=1, NO_LIBPYTHON=1 (-Werror)" "$TOP/scripts/extra-builds.sh"

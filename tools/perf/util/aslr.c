@@ -164,6 +164,8 @@ struct aslr {
 	 */
 	u64			unwound;
 	u64			unwind_lost;
+	/* Drop the header features that name the recording machine. */
+	bool			strip_host;
 	/* The remapped user call graph of a sample being unwound. */
 	u64			unwind_ips[PERF_MAX_STACK_DEPTH];
 };
@@ -1351,6 +1353,10 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		case HEADER_BPF_BTF:
 			why = "BPF program types, of no use without the BPF program info";
 			break;
+		case HEADER_HOSTNAME:
+			if (aslr && aslr->strip_host)
+				why = "the hostname (--strip-host)";
+			break;
 		case HEADER_COMPRESSED:
 			why = "compression parameters, the output is written uncompressed";
 			break;
@@ -1471,6 +1477,11 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->tool.ksymbol = aslr__ksymbol;
 	aslr->tool.sample = aslr__sample;
 	return aslr;
+}
+
+void aslr__set_strip_host(struct aslr *aslr, bool strip_host)
+{
+	aslr->strip_host = strip_host;
 }
 
 void aslr__delete(struct aslr *aslr)

@@ -21,6 +21,8 @@ struct aslr;
 
 struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env);
 void aslr__delete(struct aslr *aslr);
+/* Also drop the hostname from pipe mode header events (--strip-host). */
+void aslr__set_strip_host(struct aslr *aslr, bool strip_host);
 
 /*
  * Refuse attributes with sample fields that can't be remapped yet, set up the

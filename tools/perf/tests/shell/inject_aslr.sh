@@ -394,6 +394,30 @@ test_refused() {
 	fi
 }
 
+# --strip-host: neither the hostname nor the command line in the header of
+# a file or a pipe output, the same report. Uses the "user" recordings.
+test_strip_host() {
+	local d="${tmpdir}/user" f
+
+	if ! perf report --header-only -i "${d}/orig.data" 2> /dev/null |
+			grep -q '^# hostname :'; then
+		fail "strip-host: the input has no hostname to strip"
+	fi
+	perf inject --aslr --strip-host -i "${d}/orig.data" -o "${d}/strip.data"
+	perf inject --aslr --strip-host -i - -o - < "${d}/orig.pipe" |
+		perf inject -i - -o "${d}/strip-pipe.data"
+	for f in strip.data strip-pipe.data; do
+		if perf report --header-only -i "${d}/${f}" 2> /dev/null |
+				grep -q -E '^# (hostname|cmdline) :'; then
+			fail "strip-host: ${f} has the hostname or the command line"
+		fi
+	done
+	check_report strip-host "${d}/ref.data" "${d}/strip.data" ""
+	if perf inject --strip-host -i "${d}/orig.data" -o "${d}/no-aslr.data" 2> /dev/null; then
+		fail "strip-host: accepted without --aslr"
+	fi
+}
+
 if ! perf record -q -o /dev/null -e task-clock:u -- true > /dev/null 2>&1; then
 	echo "Skip: perf record -e task-clock:u isn't permitted on this machine"
 	cleanup
@@ -408,6 +432,7 @@ elif ! awk '$3 == "_text" { if ($1 ~ /^0+$/) exit 1; found = 1 } END { exit !fou
 fi
 
 check_workload user "-e task-clock:u" "" perf test -w noploop 1
+test_strip_host
 # Samples in ld.so at startup have broken frame pointer chains: those
 # addresses become 0 with --aslr, and merge into a node that the report may
 # show, keep only the frequent call paths.

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run each fuzz harness for FUZZ_SECONDS (default 10) from its corpus and
+# print per harness: executions, executions per second, coverage (edges
+# and features) and crashes.  New inputs go to build/fuzz/corpus/NAME/,
+# crashing ones to build/fuzz/crashes/NAME/.  Fails if any harness crashed.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=config.sh
+. "$(dirname "$0")/config.sh"
+
+secs=${FUZZ_SECONDS:-10}
+
+# The last "KEY: N" libFuzzer printed in log $2, if any.
+last_count() {
+	{ grep -o "$1: [0-9]*" "$2" || true; } | tail -n 1 | cut -d' ' -f2
+}
+
+"$TOP/scripts/fuzz-build.sh" > /dev/null
+crashed=""
+while read -r name _; do
+	case "$name" in '#'* | '') continue ;; esac
+	work=$BUILD/fuzz/corpus/$name
+	crashes=$BUILD/fuzz/crashes/$name
+	log=$BUILD/fuzz/$name.log
+	rm -rf "$crashes"
+	mkdir -p "$work" "$crashes"
+	"$BUILD/fuzz/$name-fuzz" -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
+		-artifact_prefix="$crashes/" "$work" "$TOP/fuzz/corpus/$name" > "$log" 2>&1 || true
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+	cov=$(last_count cov "$log")
+	ft=$(last_count ft "$log")
+	found=$(find "$crashes" -type f | wc -l)
+	printf '    %-10s %10s execs %8s/s   cov %5s  ft %6s   crashes %s\n' \
+		"$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$found"
+	if [ "$found" != 0 ] || [ -z "$execs" ]; then
+		crashed="$crashed $name"
+		grep -m 5 -E 'ERROR|check failed|runtime error' "$log" | sed 's/^/      /' || true
+		info "inputs in $crashes/, log $log; replay one with $BUILD/fuzz/$name-replay FILE"
+	fi
+done < "$TOP/fuzz/harnesses"
+[ -z "$crashed" ] || die "fuzzing found crashes in:$crashed"

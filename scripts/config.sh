@@ -74,3 +74,9 @@ pristine_worktree() {
 	git -C "$dir" checkout -q -f --detach "$BASE_TAG"
 	git -C "$dir" clean -q -fdx
 }
+
+# The fuzz harnesses, a line "NAME FILES..." each: fuzz/harnesses without
+# its comments and blank lines.
+fuzz_harnesses() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/fuzz/harnesses"
+}

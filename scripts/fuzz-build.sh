@@ -17,7 +17,6 @@ cflags=(-D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror
 	-I"$TREE/tools/include" -I"$TREE/tools/lib" -I"$TOP/fuzz")
 
 while read -r name files; do
-	case "$name" in '#'* | '') continue ;; esac
 	srcs=("$TOP/fuzz/$name.c")
 	for f in $files; do
 		srcs+=("$TREE/$f")
@@ -31,4 +30,4 @@ while read -r name files; do
 	gcc "${cflags[@]}" -o "$out/$name-replay" "${srcs[@]}" "$TOP/fuzz/replay.c" ||
 		die "$name: the replay build failed"
 	info "built $out/$name-replay"
-done < "$TOP/fuzz/harnesses"
+done < <(fuzz_harnesses)

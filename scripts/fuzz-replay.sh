@@ -8,10 +8,9 @@ set -euo pipefail
 
 "$TOP/scripts/fuzz-build.sh" replay > /dev/null
 while read -r name _; do
-	case "$name" in '#'* | '') continue ;; esac
 	inputs=("$TOP/fuzz/corpus/$name"/*)
 	[ -e "${inputs[0]}" ] || die "$name: fuzz/corpus/$name/ is empty"
 	"$BUILD/fuzz/$name-replay" "${inputs[@]}" > /dev/null ||
 		die "$name: the corpus does not replay clean"
 	info "$name: ${#inputs[@]} inputs replayed clean"
-done < "$TOP/fuzz/harnesses"
+done < <(fuzz_harnesses)

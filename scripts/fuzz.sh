@@ -18,7 +18,6 @@ last_count() {
 "$TOP/scripts/fuzz-build.sh" > /dev/null
 crashed=""
 while read -r name _; do
-	case "$name" in '#'* | '') continue ;; esac
 	work=$BUILD/fuzz/corpus/$name
 	crashes=$BUILD/fuzz/crashes/$name
 	log=$BUILD/fuzz/$name.log
@@ -38,5 +37,5 @@ while read -r name _; do
 		grep -m 5 -E 'ERROR|check failed|runtime error' "$log" | sed 's/^/      /' || true
 		info "inputs in $crashes/, log $log; replay one with $BUILD/fuzz/$name-replay FILE"
 	fi
-done < "$TOP/fuzz/harnesses"
+done < <(fuzz_harnesses)
 [ -z "$crashed" ] || die "fuzzing found crashes in:$crashed"

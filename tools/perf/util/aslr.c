@@ -880,13 +880,17 @@ static int aslr__remap_callchain(struct aslr *aslr, struct machine *machine,
 	return 0;
 }
 
-/* Remove @len u64s at @pos from the sample @event. */
-static void aslr__cut_sample(union perf_event *event, __u64 *pos, size_t len)
+/*
+ * Make the @len bytes at @pos of the sample @event @new_len bytes long, moving
+ * what follows: a field is cut out with @new_len 0. The event must have room.
+ */
+static void aslr__resize_sample(union perf_event *event, void *pos, size_t len,
+				size_t new_len)
 {
 	void *end = (void *)event + event->header.size;
 
-	memmove(pos, pos + len, end - (void *)(pos + len));
-	event->header.size -= len * sizeof(u64);
+	memmove(pos + new_len, pos + len, end - (pos + len));
+	event->header.size = event->header.size - len + new_len;
 }
 
 /*
@@ -919,7 +923,7 @@ static int aslr__scrub_sample(struct aslr *aslr, union perf_event *event,
 		if (pos < start ||
 		    (sample->intr_regs.abi && sample->intr_regs.regs != (u64 *)(pos + 1)))
 			goto out_corrupt;
-		aslr__cut_sample(event, pos, len);
+		aslr__resize_sample(event, pos, len * sizeof(u64), 0);
 	}
 	pos -= !!(type & PERF_SAMPLE_WEIGHT_TYPE) +
 	       !!(type & PERF_SAMPLE_DATA_SRC) + !!(type & PERF_SAMPLE_TRANSACTION);
@@ -929,7 +933,7 @@ static int aslr__scrub_sample(struct aslr *aslr, union perf_event *event,
 		if (pos < start ||
 		    (sample->user_regs.abi && sample->user_regs.regs != (u64 *)(pos + 1)))
 			goto out_corrupt;
-		aslr__cut_sample(event, pos, len);
+		aslr__resize_sample(event, pos, len * sizeof(u64), 0);
 	}
 	if (type & ASLR_STRIPPED_SAMPLE_TYPES) {
 		memset(&sample->user_regs, 0, sizeof(sample->user_regs));
@@ -984,8 +988,9 @@ static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
 	void *base = event;
 	size_t stack = new_sample->user_stack.offset, regs_len = 0;
 	size_t regs, end, chain = 0, old_len = 0, new_len = 0, max_len;
+	struct ip_callchain *callchain;
 	u64 kernel_nr = 0, i;
-	ssize_t delta;
+	ssize_t shift;
 
 	/* Where the registers and the stack dump are in the copy. */
 	if (type & PERF_SAMPLE_REGS_USER)
@@ -1022,32 +1027,26 @@ static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
 	}
 
 	/* Cut the registers and the stack, then resize the callchain. */
-	memmove(base + regs, base + end, event->header.size - end);
-	event->header.size -= end - regs;
+	aslr__resize_sample(event, base + regs, end - regs, 0);
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		struct ip_callchain *callchain = base + chain;
-
-		delta = new_len - old_len;
-		memmove(base + chain + new_len, base + chain + old_len,
-			event->header.size - chain - old_len);
-		event->header.size += delta;
+		aslr__resize_sample(event, base + chain, old_len, new_len);
+		callchain = base + chain;
 		callchain->nr = kernel_nr;
 		if (uw.nr) {
 			callchain->ips[callchain->nr++] = PERF_CONTEXT_USER;
 			for (i = 0; i < uw.nr; i++)
 				callchain->ips[callchain->nr++] = aslr->unwind_ips[i];
 		}
-		/* The fields after the callchain moved. */
-		if (new_sample->branch_stack)
-			new_sample->branch_stack = (void *)new_sample->branch_stack + delta;
-		if (new_sample->branch_stack_cntr)
-			new_sample->branch_stack_cntr = (void *)new_sample->branch_stack_cntr +
-							delta;
-		if (new_sample->intr_regs.regs)
-			new_sample->intr_regs.regs = (void *)new_sample->intr_regs.regs + delta;
 	}
+	/* What follows the callchain moved, what followed the stack more. */
+	shift = new_len - old_len;
+	if (new_sample->branch_stack)
+		new_sample->branch_stack = (void *)new_sample->branch_stack + shift;
+	if (new_sample->branch_stack_cntr)
+		new_sample->branch_stack_cntr = (void *)new_sample->branch_stack_cntr + shift;
 	if (new_sample->intr_regs.regs)
-		new_sample->intr_regs.regs = (void *)new_sample->intr_regs.regs - (end - regs);
+		new_sample->intr_regs.regs = (void *)new_sample->intr_regs.regs + shift -
+					     (end - regs);
 	memset(&new_sample->user_regs, 0, sizeof(new_sample->user_regs));
 	memset(&new_sample->user_stack, 0, sizeof(new_sample->user_stack));
 
@@ -1382,6 +1381,15 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 	return true;
 }
 
+/* Append ", @count @what" to the @n first characters of @buf, if @count. */
+static size_t aslr__print_count(char *buf, size_t size, size_t n, u64 count,
+				const char *what)
+{
+	if (!count)
+		return n;
+	return n + scnprintf(buf + n, size - n, ", %" PRIu64 " %s", count, what);
+}
+
 void aslr__print_stats(const struct aslr *aslr)
 {
 	u32 type;
@@ -1396,27 +1404,18 @@ void aslr__print_stats(const struct aslr *aslr)
 
 		if (!st->kept && !st->rewritten && !st->dropped)
 			continue;
-		if (st->kept)
-			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " kept", st->kept);
-		if (st->rewritten)
-			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " rewritten",
-				       st->rewritten);
-		if (type == PERF_RECORD_SAMPLE && aslr->regs_stripped)
-			n += scnprintf(buf + n, sizeof(buf) - n,
-				       ", %" PRIu64 " stripped of their registers",
-				       aslr->regs_stripped);
-		if (type == PERF_RECORD_SAMPLE && aslr->unwound)
-			n += scnprintf(buf + n, sizeof(buf) - n,
-				       ", %" PRIu64 " with their user stack unwound",
-				       aslr->unwound);
-		if (type == PERF_RECORD_SAMPLE && aslr->unwind_lost)
-			n += scnprintf(buf + n, sizeof(buf) - n,
-				       ", %" PRIu64 " whose user stack could not be unwound",
-				       aslr->unwind_lost);
-		if (type == PERF_RECORD_SAMPLE && aslr->phys_zeroed)
-			n += scnprintf(buf + n, sizeof(buf) - n,
-				       ", %" PRIu64 " with their physical address zeroed",
-				       aslr->phys_zeroed);
+		n = aslr__print_count(buf, sizeof(buf), n, st->kept, "kept");
+		n = aslr__print_count(buf, sizeof(buf), n, st->rewritten, "rewritten");
+		if (type == PERF_RECORD_SAMPLE) {
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->regs_stripped,
+					      "stripped of their registers");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->unwound,
+					      "with their user stack unwound");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->unwind_lost,
+					      "whose user stack could not be unwound");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->phys_zeroed,
+					      "with their physical address zeroed");
+		}
 		if (st->dropped) {
 			int i;
 

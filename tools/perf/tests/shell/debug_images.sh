@@ -8,7 +8,10 @@
 # debug directory, the debug file alone, and MiniDebugInfo.  Every frame in the program's
 # own functions must get the symbol 'nm' gives for it on the unstripped
 # build, hot <- driver <- main callchains must be intact and the three hot
-# functions must get their 50/30/20 shares.
+# functions must get their 50/30/20 shares.  Where the symbols come with
+# DWARF, the source line of every hot sample must be the one addr2line
+# gives on the unstripped build; where the code is at hand, perf annotate
+# must show the code of a hot function.
 #
 # DEBUG_IMAGES_LAYOUTS and DEBUG_IMAGES_VARIANTS (space separated) select
 # a subset; DEBUG_IMAGES_VERBOSE=1 prints the figures of every case and
@@ -19,7 +22,7 @@ set -u
 shelldir=$(dirname "$0")
 checker="${shelldir}/lib/debug_images.py"
 
-for tool in cc nm objcopy strip readelf python3; do
+for tool in cc nm objcopy strip readelf addr2line objdump python3; do
 	if ! command -v "$tool" > /dev/null; then
 		echo "skip: no $tool on this machine"
 		exit 2
@@ -38,7 +41,14 @@ trap 'echo "Unexpected signal"; exit 1' TERM INT
 
 # No network lookups, no build-id cache but the one a case sets up.
 export DEBUGINFOD_URLS=
-export PERF_BUILDID_DIR="${tmpdir}/no-buildid-cache"
+
+# $1: layout dir, then a perf command run with the layout's build-id cache.
+perf_cache() {
+	local dir=$1
+
+	shift
+	perf --buildid-dir "${dir}/cache" "$@"
+}
 
 cat > "${tmpdir}/prog.c" << 'EOF'
 #include <stdlib.h>
@@ -97,6 +107,10 @@ lld_ok=
 if cc -fuse-ld=lld -o "${tmpdir}/lld-probe" "${tmpdir}/prog.c" > /dev/null 2>&1; then
 	lld_ok=1
 fi
+gold_ok=
+if cc -fuse-ld=gold -o "${tmpdir}/gold-probe" "${tmpdir}/prog.c" > /dev/null 2>&1; then
+	gold_ok=1
+fi
 
 # layout name, build flags (+ separated), kind (exe, lib) and, if not
 # all, the variants.
@@ -113,11 +127,14 @@ pie-maxpage:-pie+-fPIE+-Wl,-z,max-page-size=0x200000:exe
 shlib:-fPIC:lib
 shlib-nosep:-fPIC+-Wl,-z,noseparate-code:lib
 static:-static:exe
-exec-hotsec:-no-pie+${hotsec}:exe:full,debuglink,buildid-dir,minidebuginfo
-pie-hotsec:-pie+-fPIE+${hotsec}:exe:full,debuglink,buildid-dir,minidebuginfo
+exec-hotsec:-no-pie+${hotsec}:exe
+pie-hotsec:-pie+-fPIE+${hotsec}:exe
 lld-exec:-no-pie+-fuse-ld=lld:exe
 lld-pie:-pie+-fPIE+-fuse-ld=lld:exe
 lld-shlib:-fPIC+-fuse-ld=lld:lib
+gold-exec:-no-pie+-fuse-ld=gold:exe
+gold-pie:-pie+-fPIE+-fuse-ld=gold:exe
+gold-shlib:-fPIC+-fuse-ld=gold:lib
 "
 variants_all="full debuglink buildid-dir debug-only-symfs debug-only-cache"
 if command -v xz > /dev/null && perf version --build-options | grep -q 'lzma: .*on'; then
@@ -186,8 +203,8 @@ setup_variant() {
 			mkdir -p "$(dirname "${dir}/symfs/${dbg}")"
 			cp "${dir}/$f.debug" "${dir}/symfs/${dbg}";;
 		debug-only-cache)
-			PERF_BUILDID_DIR="${dir}/cache" perf buildid-cache \
-				-a "${dir}/$f.debug" > /dev/null 2>&1;;
+			perf_cache "$dir" buildid-cache -a "${dir}/$f.debug" \
+				> /dev/null 2>&1;;
 		minidebuginfo)
 			# As Fedora's find-debuginfo does: the function symbols
 			# that are not in .dynsym, xz-compressed in .gnu_debugdata.
@@ -209,6 +226,41 @@ setup_variant() {
 	esac
 }
 
+# $1: layout dir, $2: variant, $3: extra perf options.  Prints why the
+# source lines of the hot samples are wrong, if they are.  MiniDebugInfo
+# has no DWARF.
+check_srcline() {
+	local right total
+
+	[ "$2" != minidebuginfo ] || return 0
+	# shellcheck disable=SC2086
+	perf_cache "$1" script -i "$1/perf.data" $3 -G \
+		--show-mmap-events -F ip,sym,dso,srcline > "$1/srcline.out" 2>&1
+	read -r right total <<< \
+		"$(python3 "$checker" --srcline "$1/srcline.out" "${truth[@]}")"
+	if [ "${total:-0}" -lt 100 ]; then
+		echo "too few hot samples with a source line (${total:-0})"
+	elif [ "$right" != "$total" ]; then
+		echo "$((total - right)) of ${total} hot samples with a wrong source line"
+	fi
+}
+
+# $1: layout dir, $2: variant, $3: extra perf options.  Prints why perf
+# annotate does not show the code of hot50, if it does not.  A debug image
+# alone has no code.
+check_annotate() {
+	local insns
+
+	[[ $2 != debug-only-* ]] || return 0
+	# shellcheck disable=SC2086
+	perf_cache "$1" annotate -i "$1/perf.data" $3 \
+		--stdio -s hot50 > "$1/annotate.out" 2>&1
+	insns=$(grep -cE '^ +[0-9.]+ +: +[0-9a-f]+: ' "$1/annotate.out")
+	if ! grep -q '<hot50>:' "$1/annotate.out" || [ "$insns" -lt 5 ]; then
+		echo "perf annotate shows no code of hot50 (${insns} instructions)"
+	fi
+}
+
 start=$(date +%s)
 summary=""
 for entry in $layouts_all; do
@@ -219,6 +271,10 @@ for entry in $layouts_all; do
 	fi
 	if [[ $flags == *lld* ]] && [ -z "$lld_ok" ]; then
 		echo "note: lld is not installed, layout ${layout} not tested"
+		continue
+	fi
+	if [[ $flags == *gold* ]] && [ -z "$gold_ok" ]; then
+		echo "note: gold is not installed, layout ${layout} not tested"
 		continue
 	fi
 	dir="${tmpdir}/${layout}"
@@ -242,8 +298,7 @@ for entry in $layouts_all; do
 			truth+=("${dir}/run/$f=${dir}/build/$f")
 		done
 		# shellcheck disable=SC2086
-		PERF_BUILDID_DIR="${dir}/cache" \
-			perf script -i "${dir}/perf.data" $opts --show-mmap-events \
+		perf_cache "$dir" script -i "${dir}/perf.data" $opts --show-mmap-events \
 			-F comm,ip,sym,dso > "${dir}/script.out" 2> "${dir}/script.err"
 		rc=$?
 		read -r right total h50 h30 h20 chains <<< \
@@ -267,6 +322,8 @@ for entry in $layouts_all; do
 		     [ $((h20 * 100 / hot)) -lt 13 ] || [ $((h20 * 100 / hot)) -gt 27 ]; then
 			why="shares ${h50}/${h30}/${h20} are not about 50/30/20"
 		fi
+		[ -n "$why" ] || why=$(check_srcline "$dir" "$variant" "$opts")
+		[ -n "$why" ] || why=$(check_annotate "$dir" "$variant" "$opts")
 		if [ -n "$why" ]; then
 			echo "FAIL: ${layout} ${variant}: ${why}"
 			err=1

@@ -15,6 +15,12 @@ symbol (PLT stubs, padding) are not counted.
 Prints one line: RIGHT TOTAL HOT50 HOT30 HOT20 CHAINS, where HOTnn are the
 sample counts perf attributed to hotNN and CHAINS the number of samples in
 a hot function whose next two frames perf resolved as driver and main.
+
+debug_images.py --srcline SCRIPT_OUTPUT RECORDED_PATH=UNSTRIPPED_FILE...
+
+SCRIPT_OUTPUT is 'perf script -G --show-mmap-events -F ip,sym,dso,srcline'.
+The source line perf gave for each sample in a hot function is checked
+against 'addr2line' on the unstripped file.  Prints: RIGHT TOTAL.
 """
 
 import re
@@ -68,12 +74,13 @@ class Image:
     """A recorded image and the ground truth of its unstripped build."""
 
     def __init__(self, path):
+        self.path = path
         self.segs = load_phdrs(path)
         self.syms = load_syms(path)
         self.maps = []
 
-    def truth(self, ip):
-        """Names of the function at ip; None if not in one of ours."""
+    def vaddr(self, ip):
+        """The link-time address of ip; None if not in one of ours."""
         for start, end, pgoff in self.maps:
             if start <= ip < end:
                 off = ip - start + pgoff
@@ -82,9 +89,13 @@ class Image:
             return None
         for p_offset, p_vaddr, p_filesz in self.segs:
             if p_offset <= off < p_offset + p_filesz:
-                vaddr = off - p_offset + p_vaddr
-                break
-        else:
+                return off - p_offset + p_vaddr
+        return None
+
+    def truth(self, ip):
+        """Names of the function at ip; None if not in one of ours."""
+        vaddr = self.vaddr(ip)
+        if vaddr is None:
             return None
         names = {n for s, e, n in self.syms if s <= vaddr < e}
         return names or None
@@ -95,11 +106,73 @@ MMAP = re.compile(r'PERF_RECORD_MMAP2? .*\[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) '
 FRAME = re.compile(r'^\s+([0-9a-f]+) (.*) \((.*)\)$')
 
 
-def main():
+def load_images(args):
+    """{recorded path: Image} from RECORDED_PATH=UNSTRIPPED_FILE args."""
     images = {}
-    for arg in sys.argv[2:]:
+    for arg in args:
         recorded, unstripped = arg.split('=', 1)
         images[recorded] = Image(unstripped)
+    return images
+
+
+def add_mmap(images, line):
+    """Note the mapping of an MMAP line of one of our images; False if
+    line is no MMAP line."""
+    m = MMAP.search(line)
+    if not m:
+        return False
+    start, length = int(m.group(1), 16), int(m.group(2), 16)
+    img = images.get(m.group(4))
+    if img:
+        img.maps.append((start, start + length, int(m.group(3), 0)))
+    return True
+
+
+def addr2line(path, addrs):
+    """{address: 'file:line'} of the addresses in the file path."""
+    out = subprocess.run(['addr2line', '-e', path] +
+                         [hex(a) for a in addrs],
+                         capture_output=True, text=True, check=True).stdout
+    lines = [l.split(' ')[0].rsplit('/', 1)[-1] for l in out.splitlines()]
+    return dict(zip(addrs, lines))
+
+
+def check_srclines(script_output, images):
+    """Print RIGHT TOTAL for the source lines of hot function samples."""
+    samples = []
+    pending = None
+    with open(script_output, errors='replace') as f:
+        for line in f:
+            if add_mmap(images, line):
+                pending = None
+                continue
+            m = FRAME.match(line)
+            if m:
+                pending = None
+                sym = re.sub(r'\+0x[0-9a-f]+$', '', m.group(2))
+                img = images.get(m.group(3))
+                if sym in ('hot50', 'hot30', 'hot20') and img:
+                    vaddr = img.vaddr(int(m.group(1), 16))
+                    if vaddr is not None:
+                        pending = (img, vaddr)
+                continue
+            if pending:
+                samples.append(pending + (line.strip(),))
+                pending = None
+    truth = {}
+    for img in {s[0] for s in samples}:
+        addrs = sorted({s[1] for s in samples if s[0] is img})
+        truth[img] = addr2line(img.path, addrs)
+    right = sum(1 for img, vaddr, got in samples
+                if got.rsplit('/', 1)[-1] == truth[img][vaddr])
+    print(right, len(samples))
+
+
+def main():
+    if sys.argv[1] == '--srcline':
+        check_srclines(sys.argv[2], load_images(sys.argv[3:]))
+        return
+    images = load_images(sys.argv[2:])
 
     right = total = chains = 0
     hot = {'hot50': 0, 'hot30': 0, 'hot20': 0}
@@ -118,14 +191,8 @@ def main():
 
     with open(sys.argv[1], errors='replace') as f:
         for line in f:
-            m = MMAP.search(line)
-            if m:
+            if add_mmap(images, line):
                 sample_done()
-                start, length = int(m.group(1), 16), int(m.group(2), 16)
-                pgoff = int(m.group(3), 0)
-                img = images.get(m.group(4))
-                if img:
-                    img.maps.append((start, start + length, pgoff))
                 continue
             m = FRAME.match(line)
             if not m:

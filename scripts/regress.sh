@@ -8,7 +8,8 @@
 # sensitive).  The pristine result is kept in the cache, keyed by the
 # pristine perf's features, the compiler and the running kernel, and not
 # recomputed.  The patched run skips the tests the series adds: make
-# check runs them in its perf tests step.
+# check runs them in its perf tests step; with REGRESS_PASSED (that step's
+# result file) it also skips the tests that passed there, whole.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -48,16 +49,48 @@ own=$(awk -F'\t' 'NR == FNR { seen[$2] = 1; next }
 		   !($2 in seen) { printf "%s%d", sep, $1; sep = "," }' \
 	<(test_list "$pristine_out/perf" "$pristine_tree") <(test_list "$PERF" "$TREE"))
 
-step "full perf test, patched perf (not run here: the series' own tests ${own:-none})"
+# Tests whose every result line in REGRESS_PASSED is a PASS: numbers in
+# the patched perf, descriptions in $passed_names.
+passed=""
+passed_names=$BUILD/regress-passed.txt
+: > "$passed_names"
+if [ -s "${REGRESS_PASSED:-}" ]; then
+	passed=$(awk -F'\t' -v names="$passed_names" 'NR == FNR {
+			line = $0
+			if (line !~ /^(PASS|FAIL|SKIP)  perf test: /)
+				next
+			res = substr(line, 1, 4)
+			sub(/^(PASS|FAIL|SKIP)  perf test: /, "", line)
+			sub(/ \([^()]*\)$/, "", line)
+			sub(/ \/ .*$/, "", line)
+			if (res != "PASS")
+				bad[line] = 1
+			else
+				ok[line] = 1
+			next
+		}
+		($2 in ok) && !($2 in bad) {
+			printf "%s%d", sep, $1; sep = ","
+			print $2 > names
+		}' \
+		"$REGRESS_PASSED" <(test_list "$PERF" "$TREE"))
+fi
+skip=$(tr ',' '\n' <<< "$own,$passed" | sed '/^$/d' | sort -nu | paste -sd ,)
+
+step "full perf test, patched perf (not run here: the series' own tests ${own:-none}; passed in the perf tests step: ${passed:-none})"
 patched=$BUILD/regress-patched.txt
-"$TOP/scripts/full-perf-test.sh" "$PERF" "$TREE" ${own:+-s "$own"} > "$patched"
+"$TOP/scripts/full-perf-test.sh" "$PERF" "$TREE" ${skip:+-s "$skip"} > "$patched"
 info "patched:  $(cut -f1 "$patched" | sort | uniq -c | tr -s ' \n' ' ')"
 
-# Tests to look at again: Ok before and not now, or new and failed.
+# Tests to look at again: Ok before and not now, or new and failed (not
+# those skipped here because they passed in the perf tests step).
 suspects=$(awk -F'\t' '
-	NR == FNR { before[$2] = $1; next }
+	FILENAME == ARGV[1] { passed[$0] = 1; next }
+	FILENAME == ARGV[2] { before[$2] = $1; next }
+	{ top = $2; sub(/ \/ .*$/, "", top) }
+	top in passed { next }
 	($2 in before) && before[$2] == "Ok" && $1 != "Ok" { print $2; next }
-	!($2 in before) && $1 == "FAILED!" { print $2 }' "$baseline" "$patched")
+	!($2 in before) && $1 == "FAILED!" { print $2 }' "$passed_names" "$baseline" "$patched")
 
 regressions=0
 while IFS= read -r desc; do

@@ -62,7 +62,8 @@ step "bisectability: perf after every patch"
 check "bisect: perf builds after every patch, the series' tests pass where they apply" env BISECT_TIP_TESTED=1 "$TOP/scripts/bisect-check.sh"
 
 step "regression guard: the whole of perf test, pristine and patched"
-check "regress: every perf test that passes with pristine $KVER passes with the series" "$TOP/scripts/regress.sh"
+check "regress: every perf test that passes with pristine $KVER passes with the series" \
+	env REGRESS_PASSED="$results" "$TOP/scripts/regress.sh"
 
 step "packagers: the series on Debian's linux $DEB_VERSION tree"
 check "check-debian: the series applies to Debian's tree at fuzz 0 and perf builds" "$TOP/scripts/check-debian.sh"

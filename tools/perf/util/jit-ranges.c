@@ -96,6 +96,14 @@ static struct jit_proc *jit_ranges__find(struct jit_ranges *jr, pid_t pid)
 	return hashmap__find(jr->procs, pid, &proc) ? proc : NULL;
 }
 
+/* Whether code was loaded into @pid: only then are its mmaps looked at */
+bool jit_ranges__has_code(struct jit_ranges *jr, pid_t pid)
+{
+	struct jit_proc *proc = jit_ranges__find(jr, pid);
+
+	return proc && proc->nr;
+}
+
 static struct jit_proc *jit_ranges__findnew(struct jit_ranges *jr, pid_t pid)
 {
 	struct jit_proc *proc = jit_ranges__find(jr, pid);
@@ -308,6 +316,22 @@ static int jit_range__cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* Appends [start, end) to *pieces; on failure frees them */
+static int jit_pieces__append(struct jit_piece **pieces, size_t *nr,
+			      u64 start, u64 end)
+{
+	struct jit_piece *p = realloc(*pieces, (*nr + 1) * sizeof(*p));
+
+	if (!p) {
+		zfree(pieces);
+		return -ENOMEM;
+	}
+	p[*nr].start = start;
+	p[(*nr)++].end = end;
+	*pieces = p;
+	return 0;
+}
+
 /**
  * jit_ranges__clip - cut the code loaded by a JIT out of a new mapping
  * @jr: the ranges
@@ -333,7 +357,7 @@ int jit_ranges__clip(struct jit_ranges *jr, pid_t pid, u64 time,
 	struct jit_proc *proc = jit_ranges__find(jr, pid);
 	struct jit_piece *out = NULL;
 	u64 cursor = start;
-	size_t i, nr = 0, alloc = 0;
+	size_t i, nr = 0;
 	bool cut = false;
 
 	if (!proc || !proc->nr)
@@ -348,42 +372,19 @@ int jit_ranges__clip(struct jit_ranges *jr, pid_t pid, u64 time,
 
 		if (r->end <= cursor || r->time > time)
 			continue;
-		if (r->start > cursor) {
-			if (nr == alloc) {
-				struct jit_piece *p;
-
-				alloc = alloc ? alloc * 2 : 8;
-				p = realloc(out, alloc * sizeof(*out));
-				if (!p) {
-					free(out);
-					return -ENOMEM;
-				}
-				out = p;
-			}
-			out[nr].start = cursor;
-			out[nr++].end = r->start;
-		}
+		if (r->start > cursor &&
+		    jit_pieces__append(&out, &nr, cursor, r->start))
+			return -ENOMEM;
 		cut = true;
 		cursor = r->end;
 		if (cursor >= end)
 			break;
 	}
 
-	if (!cut) {
-		free(out);
+	if (!cut)
 		return -1;
-	}
-	if (cursor < end) {
-		struct jit_piece *p = realloc(out, (nr + 1) * sizeof(*out));
-
-		if (!p) {
-			free(out);
-			return -ENOMEM;
-		}
-		out = p;
-		out[nr].start = cursor;
-		out[nr++].end = end;
-	}
+	if (cursor < end && jit_pieces__append(&out, &nr, cursor, end))
+		return -ENOMEM;
 	*pieces = out;
 	return nr;
 }

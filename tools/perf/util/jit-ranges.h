@@ -24,6 +24,7 @@ int jit_ranges__fork(struct jit_ranges *jr, pid_t ppid, pid_t pid, u64 time);
 void jit_ranges__forget(struct jit_ranges *jr, pid_t pid, u64 time);
 void jit_ranges__remove(struct jit_ranges *jr, pid_t pid, u64 time,
 			u64 start, u64 end);
+bool jit_ranges__has_code(struct jit_ranges *jr, pid_t pid);
 bool jit_ranges__anon_like(const char *filename);
 int jit_ranges__clip(struct jit_ranges *jr, pid_t pid, u64 time,
 		     u64 start, u64 end, struct jit_piece **pieces);

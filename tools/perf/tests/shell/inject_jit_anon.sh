@@ -346,6 +346,19 @@ check() {
 	fi
 }
 
+# $1: variant name.  perf inject --jit on its perf.data, then check().
+inject_and_check() {
+	local dir="${tmpdir}/$1"
+
+	if ! perf inject --jit -i "${dir}/perf.data" -o "${dir}/jit.data" \
+		> "${dir}/inject.log" 2>&1; then
+		echo "FAIL: $1: perf inject --jit failed: $(tail -1 "${dir}/inject.log")"
+		err=1
+		return
+	fi
+	check "$dir" "${dir}/jit.data" "$1"
+}
+
 # $1: variant name, then jitwork options.
 run_variant() {
 	local name=$1 dir="${tmpdir}/$1"
@@ -358,13 +371,7 @@ run_variant() {
 		err=1
 		return
 	fi
-	if ! perf inject --jit -i "${dir}/perf.data" -o "${dir}/jit.data" \
-		> "${dir}/inject.log" 2>&1; then
-		echo "FAIL: ${name}: perf inject --jit failed: $(tail -1 "${dir}/inject.log")"
-		err=1
-		return
-	fi
-	check "$dir" "${dir}/jit.data" "$name"
+	inject_and_check "$name"
 }
 
 # $1: variant name, then jitwork options.  perf record -p on the running
@@ -382,13 +389,7 @@ run_attach() {
 	perf record -q -k 1 -e cpu-clock -c 100000 -o "${dir}/perf.data" \
 		-p "$pid" -- sleep 1 > /dev/null 2>&1
 	wait
-	if ! perf inject --jit -i "${dir}/perf.data" -o "${dir}/jit.data" \
-		> "${dir}/inject.log" 2>&1; then
-		echo "FAIL: ${name}: perf inject --jit failed: $(tail -1 "${dir}/inject.log")"
-		err=1
-		return
-	fi
-	check "$dir" "${dir}/jit.data" "$name"
+	inject_and_check "$name"
 }
 
 variants=${JIT_VARIANTS:-basic shared early attach-above attach-below fork forkdump pipe}

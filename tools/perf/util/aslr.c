@@ -464,6 +464,13 @@ static int aslr__machine(struct aslr *aslr, u8 cpumode, u64 file_offset,
 	return 0;
 }
 
+struct machine *aslr__orig_machine(struct aslr *aslr,
+				   struct machine *machine __maybe_unused)
+{
+	/* Guests are refused, see aslr__machine() */
+	return &aslr->machines.host;
+}
+
 static int aslr__deliver(struct aslr *aslr, union perf_event *event,
 			 struct perf_sample *sample, struct machine *machine)
 {

@@ -48,6 +48,12 @@ void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why);
 /* With -v, say what was kept, rewritten and dropped. */
 void aslr__print_stats(const struct aslr *aslr);
 
+/*
+ * The machine holding the original layout of @machine's address spaces,
+ * as it was before the event being handed to the aslr tool.
+ */
+struct machine *aslr__orig_machine(struct aslr *aslr, struct machine *machine);
+
 /* Entry points for the wrapped tool's mmap, mmap2, comm, fork, ... callbacks. */
 int aslr__process_event(struct aslr *aslr, union perf_event *event,
 			struct perf_sample *sample, struct machine *machine);

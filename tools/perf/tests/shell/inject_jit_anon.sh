@@ -10,13 +10,24 @@
 # perf map name, and none the name of another function.  Variants:
 #   basic         the marker mapped first, then the code grown
 #   shared        the code region is MAP_SHARED anonymous memory
+#   memfd, file   the code region is a MAP_SHARED memfd, a file of its own
+#                 (perf uses perf-PID.map for anonymous memory only: the
+#                 perf-map-only functions are not checked)
 #   early         the code records written before the marker is mapped
 #   attach-above, attach-below
 #                 perf record -p on the running JIT, the marker above or
 #                 below the code (synthesized maps come in address order)
 #   fork          a child loads its own code into the inherited region and
 #                 jitdump; forkdump: into a jitdump of its own
+#   remark        the marker mapped again: its code is injected once
+#   overmap       a file mapped over a page of code once loaded: the
+#                 samples there are the file's (no JIT name)
 #   pipe          perf record -o - | perf inject --jit
+# After early, attach-below and fork, --jit --aslr: perf inject --jit
+# --aslr (one pass) and perf inject --aslr on the --jit output must give
+# every sample the name it has after --jit alone, the same perf report,
+# and the one-pass output must hold no address of the recording (the
+# leak checker).  As for a receiver, /tmp/perf-PID.map is hidden then.
 #
 # JIT_VARIANTS (space separated) selects variants; JIT_KEEP=1 keeps files.
 
@@ -24,6 +35,7 @@ set -u
 
 shelldir=$(dirname "$0")
 classify="${shelldir}/lib/jit_classify.py"
+audit="${shelldir}/lib/aslr_audit.py"
 
 if [ "$(uname -m)" != x86_64 ]; then
 	echo "skip: the JIT workload emits x86-64 code, this is $(uname -m)"
@@ -61,7 +73,8 @@ cat > "${tmpdir}/jitwork.c" << 'EOF'
 /*
  * A small JIT for perf inject --jit tests (x86-64).
  *
- *   jitwork DIR SECONDS [shared] [early] [fork] [above|below] [wait]
+ *   jitwork DIR SECONDS [shared|memfd|file] [early] [fork|forkdump]
+ *           [above|below] [remark] [overmap] [wait]
  *
  * Grows a code region page by page (written, then mprotect'ed R-X, so the
  * kernel merges the pages into one growing VMA and reports it in a new
@@ -72,11 +85,17 @@ cat > "${tmpdir}/jitwork.c" << 'EOF'
  * the name each function should be resolved to.
  *
  *   shared: the code region is MAP_SHARED anonymous memory
+ *   memfd:  the code region is a MAP_SHARED memfd
+ *   file:   the code region is DIR/code.bin, MAP_SHARED
  *   early:  the code records are written before the marker is mapped
  *   fork:   a child made after the code is loaded loads its own functions
  *           into the inherited region and dump (written with its pid)
  *   forkdump: the same, but the child writes a dump of its own
  *   above|below: the marker at a fixed address above or below the code
+ *   remark: the marker is mapped again after the code is loaded
+ *   overmap: once loaded, the last page of code is replaced by a private
+ *           mapping of DIR/over.bin, a copy of it: its functions are "ov"
+ *           in the layout, no longer the JIT's
  *   wait:   print the pid and wait for SIGUSR1 before loading (perf
  *           record -p)
  */
@@ -99,6 +118,7 @@ cat > "${tmpdir}/jitwork.c" << 'EOF'
 #define PAGE		4096
 #define FUNCS_PER_PAGE	(PAGE / FUNC_SIZE)
 #define REGION_PAGES	((2 * NR_FUNCS + FUNCS_PER_PAGE - 1) / FUNCS_PER_PAGE)
+#define LAST_PAGE	((NR_FUNCS - 1) / FUNCS_PER_PAGE)
 
 struct jitheader {
 	uint32_t magic, version, total_size, elf_mach, pad1, pid;
@@ -116,6 +136,7 @@ static const char *dir;
 static FILE *dump, *perfmap, *layout;
 static unsigned char *region;
 static unsigned int next_func, code_index;
+static int overmap;
 static volatile sig_atomic_t go;
 
 static uint64_t now(void)
@@ -211,12 +232,56 @@ static void load_func(void)
 		FUNC_SIZE, i);
 	fflush(perfmap);
 	fprintf(layout, "%u %lx %x %s\n", i, (unsigned long)(uintptr_t)code,
-		FUNC_SIZE, i % 8 != 7 ? "jd" : "pm");
+		FUNC_SIZE, overmap && i / FUNCS_PER_PAGE == LAST_PAGE ? "ov" :
+		i % 8 != 7 ? "jd" : "pm");
 	fflush(layout);
 
 	if (i % FUNCS_PER_PAGE == FUNCS_PER_PAGE - 1 &&
 	    mprotect(page, PAGE, PROT_READ | PROT_EXEC))
 		die("mprotect rx");
+}
+
+/* A file mapped over freed JIT code: a copy of the last page of code */
+static void map_over(void)
+{
+	unsigned char *page = region + LAST_PAGE * PAGE;
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/over.bin", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, page, PAGE) != PAGE)
+		die(path);
+	if (munmap(page, PAGE) ||
+	    mmap(page, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED,
+		 fd, 0) == MAP_FAILED)
+		die("over.bin");
+	close(fd);
+}
+
+/* The region: anonymous memory, or a memfd or a file of its own */
+static void *map_region(void *hint, int shared, const char *backing)
+{
+	size_t size = REGION_PAGES * PAGE;
+	char path[4096];
+	int fd = -1;
+	void *p;
+
+	if (backing && !strcmp(backing, "memfd")) {
+		fd = memfd_create("jitcode", 0);
+	} else if (backing) {
+		snprintf(path, sizeof(path), "%s/code.bin", dir);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	}
+	if (backing && (fd < 0 || ftruncate(fd, size)))
+		die("region backing");
+	p = mmap(hint, size, PROT_NONE,
+		 (shared || backing ? MAP_SHARED : MAP_PRIVATE) |
+		 (backing ? 0 : MAP_ANONYMOUS) |
+		 (hint ? MAP_FIXED_NOREPLACE : 0), fd, 0);
+	if (p == MAP_FAILED)
+		die("region");
+	return p;
 }
 
 static void run(unsigned int first, unsigned int nr, double seconds)
@@ -238,6 +303,8 @@ static void on_usr1(int sig)
 int main(int argc, char **argv)
 {
 	int shared = 0, early = 0, forks = 0, forkdump = 0, wait_sig = 0;
+	int remark = 0;
+	const char *backing = NULL;
 	void *marker_hint = NULL, *region_hint = NULL;
 	double seconds;
 	pid_t child;
@@ -251,6 +318,12 @@ int main(int argc, char **argv)
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "shared"))
 			shared = 1;
+		else if (!strcmp(argv[i], "memfd") || !strcmp(argv[i], "file"))
+			backing = argv[i];
+		else if (!strcmp(argv[i], "remark"))
+			remark = 1;
+		else if (!strcmp(argv[i], "overmap"))
+			overmap = 1;
 		else if (!strcmp(argv[i], "early"))
 			early = 1;
 		else if (!strcmp(argv[i], "fork"))
@@ -258,11 +331,11 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "forkdump"))
 			forks = forkdump = 1;
 		else if (!strcmp(argv[i], "above")) {
-			region_hint = (void *)0x100000000UL;
-			marker_hint = (void *)0x200000000UL;
+			region_hint = (void *)0x3a5c1e000000UL;
+			marker_hint = (void *)0x4b6d2f000000UL;
 		} else if (!strcmp(argv[i], "below")) {
-			marker_hint = (void *)0x100000000UL;
-			region_hint = (void *)0x200000000UL;
+			marker_hint = (void *)0x3a5c1e000000UL;
+			region_hint = (void *)0x4b6d2f000000UL;
 		} else if (!strcmp(argv[i], "wait"))
 			wait_sig = 1;
 	}
@@ -275,11 +348,7 @@ int main(int argc, char **argv)
 			pause();
 	}
 
-	region = mmap(region_hint, REGION_PAGES * PAGE, PROT_NONE,
-		      (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_ANONYMOUS |
-		      (region_hint ? MAP_FIXED_NOREPLACE : 0), -1, 0);
-	if (region == MAP_FAILED)
-		die("region");
+	region = map_region(region_hint, shared, backing);
 
 	open_dump();
 	open_maps();
@@ -287,8 +356,10 @@ int main(int argc, char **argv)
 		map_marker(marker_hint);
 	while (next_func < NR_FUNCS)
 		load_func();
-	if (early)
-		map_marker(marker_hint);
+	if (early || remark)
+		map_marker(early ? marker_hint : NULL);
+	if (overmap)
+		map_over();
 
 	if (forks) {
 		child = fork();
@@ -325,21 +396,29 @@ fi
 # $1: variant dir, $2: perf.data made by perf inject --jit, $3: what.
 # Checks the classification of its samples.
 check() {
-	local jd_right jd_total pm_right pm_total wrong why=""
+	local jd_right jd_total pm_right pm_total wrong ov_right ov_total why=""
+	local ov="" pm_min=20
+
+	# perf reads /tmp/perf-PID.map for anonymous memory only
+	case $3 in memfd|file) pm_min=0;; esac
 
 	perf script -i "$2" -F pid,ip,sym > "$1/script.out" 2> /dev/null
-	read -r jd_right jd_total pm_right pm_total wrong <<< \
+	read -r jd_right jd_total pm_right pm_total wrong ov_right ov_total <<< \
 		"$(python3 "$classify" "$1/script.out" "$1"/layout-*)"
-	if [ "${jd_total:-0}" -lt 100 ] || [ "${pm_total:-0}" -lt 20 ]; then
+	if [ "${jd_total:-0}" -lt 100 ] || [ "${pm_total:-0}" -lt "$pm_min" ]; then
 		why="too few samples (${jd_total:-0} jitdump, ${pm_total:-0} perf map)"
 	elif [ $((jd_right * 100)) -lt $((jd_total * 95)) ]; then
 		why="${jd_right} of ${jd_total} jitdump function samples named from the jitdump"
-	elif [ $((pm_right * 100)) -lt $((pm_total * 95)) ]; then
+	elif [ "$pm_min" -gt 0 ] && [ $((pm_right * 100)) -lt $((pm_total * 95)) ]; then
 		why="${pm_right} of ${pm_total} perf-map-only samples named from the perf map"
 	elif [ "$wrong" -ne 0 ]; then
 		why="${wrong} samples named after another function"
+	elif [ $((ov_right * 100)) -lt $((ov_total * 95)) ]; then
+		why="$((ov_total - ov_right)) samples of code mapped over named as the JIT's"
 	fi
-	echo "$3: jitdump ${jd_right}/${jd_total}, perf map ${pm_right}/${pm_total}, wrong ${wrong}"
+	[ "$ov_total" -eq 0 ] || ov=", mapped over ${ov_right}/${ov_total}"
+	echo "$3: jitdump ${jd_right}/${jd_total}," \
+		"perf map ${pm_right}/${pm_total}, wrong ${wrong}${ov}"
 	if [ -n "$why" ]; then
 		echo "FAIL: $3: ${why}"
 		err=1
@@ -347,6 +426,7 @@ check() {
 }
 
 # $1: variant name.  perf inject --jit on its perf.data, then check().
+# Fails (and sets err) if there is no jit.data.
 inject_and_check() {
 	local dir="${tmpdir}/$1"
 
@@ -354,9 +434,71 @@ inject_and_check() {
 		> "${dir}/inject.log" 2>&1; then
 		echo "FAIL: $1: perf inject --jit failed: $(tail -1 "${dir}/inject.log")"
 		err=1
-		return
+		return 1
 	fi
 	check "$dir" "${dir}/jit.data" "$1"
+}
+
+# $1: variant dir.  Moves the perf maps of its processes into it (-h) or
+# back (-s), as they are not shared with a perf.data file.
+perf_maps() {
+	local f pid
+
+	for f in "$2"/layout-*; do
+		pid=${f##*layout-}
+		if [ "$1" = -h ]; then
+			mv "/tmp/perf-${pid}.map" "$2/" 2> /dev/null
+		else
+			mv "$2/perf-${pid}.map" /tmp/ 2> /dev/null
+		fi
+	done
+}
+
+# $1: variant name, its jit.data made.  perf inject --jit --aslr in one
+# pass and in two, compared with --jit alone.
+aslr_check() {
+	local dir="${tmpdir}/$1" f same total wrong
+
+	if ! perf inject --jit --aslr -i "${dir}/perf.data" -o "${dir}/aslr1.data" \
+		> "${dir}/aslr1.log" 2>&1 ||
+	   ! perf inject --aslr -i "${dir}/jit.data" -o "${dir}/aslr2.data" \
+		> "${dir}/aslr2.log" 2>&1; then
+		echo "FAIL: $1 --aslr: perf inject failed: $(tail -qn1 "${dir}"/aslr?.log)"
+		err=1
+		return
+	fi
+	perf_maps -h "$dir"
+	for f in jit aslr1 aslr2; do
+		perf script -i "${dir}/${f}.data" -F pid,ip,sym 2> /dev/null |
+			awk '{ print $1, $3 }' > "${dir}/${f}.syms"
+		# Code without a symbol is shown by its (canonical) address
+		perf report -i "${dir}/${f}.data" --stdio -q --sort dso,sym 2> /dev/null |
+			sed 's/0x[0-9a-f]*/ADDR/' | sort > "${dir}/${f}.report"
+	done
+	perf_maps -s "$dir"
+	# Samples named jd_fnN after --jit, of them named the same with
+	# --jit --aslr, and samples given the name of another function.
+	read -r same total wrong <<< "$(paste -d ' ' "${dir}/jit.syms" "${dir}/aslr1.syms" |
+		awk '$2 ~ /^jd_fn/ { total++; if ($2 == $4) same++ }
+		     $4 ~ /^(jd|pm)_fn/ && $2 != $4 { wrong++ }
+		     END { print same + 0, total + 0, wrong + 0 }')"
+	echo "$1 --aslr: jitdump ${same}/${total}, wrong ${wrong}"
+	if [ "$total" -lt 100 ] || [ $((same * 100)) -lt $((total * 95)) ] ||
+	   [ "$wrong" -ne 0 ]; then
+		echo "FAIL: $1 --aslr: samples named differently than after --jit"
+		err=1
+	fi
+	if ! cmp -s "${dir}/aslr1.report" "${dir}/aslr2.report"; then
+		echo "FAIL: $1 --aslr: perf inject --jit --aslr and --jit then --aslr differ:"
+		diff "${dir}/aslr1.report" "${dir}/aslr2.report" | head -n 10
+		err=1
+	fi
+	if ! python3 "$audit" -q "${dir}/perf.data" "${dir}/aslr1.data" \
+		> "${dir}/audit.log" 2>&1; then
+		echo "FAIL: $1 --aslr: addresses of the recording left:" \
+			"$(tail -n1 "${dir}/audit.log")"
+		err=1
+	fi
 }
 
 # $1: variant name, then jitwork options.
@@ -369,7 +511,7 @@ run_variant() {
 		-- "${tmpdir}/jitwork" "$dir" 1 "$@" > /dev/null 2>&1; then
 		echo "FAIL: ${name}: cannot record the JIT workload"
 		err=1
-		return
+		return 1
 	fi
 	inject_and_check "$name"
 }
@@ -392,13 +534,31 @@ run_attach() {
 	inject_and_check "$name"
 }
 
-variants=${JIT_VARIANTS:-basic shared early attach-above attach-below fork forkdump pipe}
+# $1: variant name.  Its jitdump markers were each injected once.
+injected_once() {
+	local dir="${tmpdir}/$1" injected loads
+
+	injected=$(perf script -i "${dir}/jit.data" --show-mmap-events 2> /dev/null |
+		grep -c 'PERF_RECORD_MMAP2.*/jitted-')
+	loads=$(cat "${dir}"/layout-* | grep -c ' jd$')
+	echo "$1: ${injected} mmaps of jitted code injected for ${loads} loads"
+	if [ "$injected" -ne "$loads" ]; then
+		echo "FAIL: $1: the code of the marker mapped twice injected again"
+		err=1
+	fi
+}
+
+all="basic shared memfd file early attach-above attach-below fork forkdump"
+all="$all remark overmap pipe"
+variants=${JIT_VARIANTS:-$all}
 for v in $variants; do
 	case $v in
 	basic) run_variant basic;;
-	shared|early|fork|forkdump) run_variant "$v" "$v";;
+	shared|memfd|file|forkdump|overmap) run_variant "$v" "$v";;
+	remark) run_variant "$v" "$v" && injected_once "$v";;
+	early|fork) run_variant "$v" "$v" && aslr_check "$v";;
 	attach-above) run_attach "$v" above;;
-	attach-below) run_attach "$v" below;;
+	attach-below) run_attach "$v" below && aslr_check "$v";;
 	pipe)
 		dir="${tmpdir}/pipe"
 		mkdir -p "$dir"

@@ -13,7 +13,9 @@ what=${1:-all}
 out=$BUILD/fuzz
 mkdir -p "$out"
 [ -d "$TREE/tools/lib" ] || die "$TREE: no work tree, run make -f Makefile.series apply"
-cflags=(-D_GNU_SOURCE -g -O1 -Wall -Wextra -Werror
+# -Wno-unused-parameter: as perf's build (tools/lib/rbtree.c has empty
+# callbacks).
+cflags=(-D_GNU_SOURCE -g -O1 -Wall -Wextra -Wno-unused-parameter -Werror
 	-I"$TREE/tools/include" -I"$TREE/tools/lib" -I"$TOP/fuzz")
 
 while read -r name files; do

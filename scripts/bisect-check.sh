@@ -5,9 +5,12 @@
 # by that patch (the perf tests whose description pristine perf does not
 # have) that the patch concerns, as scripts/bisect-tests.list says; the
 # last patch runs them all, unless BISECT_TIP_TESTED=1 (make check runs
-# them on that tree anyway).  Fails naming the first patch that does not
-# build or whose tests fail.  BISECT_FROM=N starts at patch N (to resume a
-# run that stopped there).
+# them on that tree anyway).  With BISECT_TESTS_CHANGED=1 (make check, to
+# keep CI inside its time), a test runs only after the patches that add
+# or change its own files (under tools/perf/tests/), not after those that
+# only change the code it exercises: make bisect does that.  Fails naming
+# the first patch that does not build or whose tests fail.  BISECT_FROM=N
+# starts at patch N (to resume a run that stopped there).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -30,9 +33,17 @@ if [ ! -s "$pristine_list" ]; then
 		sed -n 's/^ *[0-9]*: //p' > "$pristine_list"
 fi
 
-# The paths test $1 depends on, empty if it is not listed.
+# The paths test $1 depends on, empty if it is not listed; with
+# BISECT_TESTS_CHANGED, only its own files.
 test_paths() {
-	awk -F'\t' -v d="$1" '$1 == d { print $2 }' "$TOP/scripts/bisect-tests.list"
+	local paths
+
+	paths=$(awk -F'\t' -v d="$1" '$1 == d { print $2 }' "$TOP/scripts/bisect-tests.list")
+	if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
+		tr ' ' '\n' <<< "$paths" | grep '^tools/perf/tests/' | paste -sd ' '
+	else
+		echo "$paths"
+	fi
 }
 
 tip=$("${git[@]}" rev-parse "$SERIES_BRANCH")
@@ -75,4 +86,8 @@ for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 	echo "$results"
 	! grep -q '^FAIL' <<< "$results" || die "tests fail after patch $n: $subject"
 done
-echo "bisectable: perf builds after each of the $n patches and the series' tests pass where they apply"
+if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
+	echo "bisectable: perf builds after each of the $n patches and the series' tests pass after the patches that add or change them"
+else
+	echo "bisectable: perf builds after each of the $n patches and the series' tests pass where they apply"
+fi

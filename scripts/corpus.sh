@@ -47,10 +47,24 @@ int main(void)
 	return 0;
 }
 EOF
+# A global written in a loop, for a write breakpoint: built without PIE, its
+# address is known before it runs.
+cat > bpwork.c << 'EOF'
+volatile long counter;
+
+int main(void)
+{
+	for (long i = 0; i < 20000; i++)
+		counter = i;
+	return 0;
+}
+EOF
 # The JIT of the perf inject --jit test.
 sed -n "/^cat > .*jitwork.c.* << 'EOF'\$/,/^EOF\$/{//!p}" "$jittest" > jitwork.c
 cc -O1 -o anonexec anonexec.c || die "cannot build the anonymous code workload"
 cc -O1 -o jitwork jitwork.c || die "cannot build the JIT workload of $jittest"
+cc -O1 -no-pie -fno-pie -o bpwork bpwork.c || die "cannot build the breakpoint workload"
+counter=$(nm bpwork | awk '$3 == "counter" { print $1 }')
 mkdir -p jit
 
 has_feature() { "$PERF" version --build-options | grep -q "$1: .*on"; }
@@ -70,7 +84,9 @@ if has_feature zstd; then
 	record compressed -z -g -e cpu-clock -- "$PERF" test -w noploop 1
 fi
 record dwarf --call-graph dwarf -e cpu-clock -- "$PERF" test -w leafloop 1
-record tracepoints -a -e sched:sched_switch -e sched:sched_process_fork -- sleep 1
+record tracepoints -a -e sched:sched_switch -e sched:sched_process_fork \
+	-e kmem:kmalloc -e kmem:kfree -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -- sleep 1
+record breakpoints -d -e "mem:0x$counter:w" -- ./bpwork
 # shellcheck disable=SC2016 # expanded by sh
 record pipelines -g -e cpu-clock -- sh -c \
 	'for i in $(seq 200); do seq 200 | sort -r | uniq | wc -l; done > /dev/null'

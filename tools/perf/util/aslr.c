@@ -18,6 +18,7 @@
  * placed one page after the last mapping. So the output keeps the order and
  * the sizes of the mappings, but no distance between unrelated regions.
  */
+#include <byteswap.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include <sys/mman.h>
 #include <internal/lib.h> // page_size
 #include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
 
@@ -49,10 +51,20 @@
 #include "vdso.h"
 #include "pmus.h"
 #include "util/hashmap.h"
+#ifdef HAVE_LIBTRACEEVENT
+#include <traceevent/event-parse.h>
+#endif
 
 /* Where the synthetic user and kernel layouts start. */
 #define ASLR_USER_BASE		0x10000000ULL
 #define ASLR_KERNEL_BASE	0xffffffff90000000ULL
+/*
+ * Where the stand-ins for addresses in no mapping go (tracepoint fields): in
+ * holes of the user and of the kernel address space, 16 bytes apart.
+ */
+#define ASLR_ALIAS_USER_BASE	0x00007e0000000000ULL
+#define ASLR_ALIAS_KERNEL_BASE	0xfffe000000000000ULL
+#define ASLR_ALIAS_STEP		16
 /* KASLR moves the kernel in units of this, keep the offset within it. */
 #define ASLR_KERNEL_ALIGN	0x200000ULL
 
@@ -164,6 +176,21 @@ struct aslr {
 	 */
 	u64			unwound;
 	u64			unwind_lost;
+	/*
+	 * Tracepoint fields holding addresses: remapped, or given a stand-in
+	 * when in no mapping. The address fields of each tracepoint format,
+	 * looked up once: struct tep_event * -> struct aslr_tp_fields *.
+	 */
+	u64			tp_remapped;
+	u64			tp_aliased;
+	u64			tp_zeroed;
+	struct hashmap		*tp_fields;
+	/*
+	 * The stand-ins of addresses in no mapping, the n-th address seen
+	 * getting the n-th one: u64 * -> struct aslr_alias *.
+	 */
+	struct hashmap		*aliases;
+	u64			nr_aliases[2];
 	/* Drop the header features that name the recording machine. */
 	bool			strip_host;
 	/* The remapped user call graph of a sample being unwound. */
@@ -180,21 +207,26 @@ static void aslr__count(struct aslr *aslr, u32 type, bool rewritten)
 		aslr->stats[type].kept++;
 }
 
-void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why)
+static void aslr__count_dropped_nr(struct aslr *aslr, u32 type, u64 nr, const char *why)
 {
 	struct aslr_stat *st;
 	int i;
 
-	if (!aslr || type >= PERF_RECORD_HEADER_MAX)
+	if (!aslr || !nr || type >= PERF_RECORD_HEADER_MAX)
 		return;
 	st = &aslr->stats[type];
-	st->dropped++;
+	st->dropped += nr;
 	for (i = 0; i < ASLR_STAT_WHYS; i++) {
 		if (!st->why[i])
 			st->why[i] = why;
 		if (st->why[i] == why)
 			break;
 	}
+}
+
+void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why)
+{
+	aslr__count_dropped_nr(aslr, type, 1, why);
 }
 
 static size_t aslr_key__hash(long key, void *ctx __maybe_unused)
@@ -230,6 +262,26 @@ static bool aslr_space__equal(long key1, long key2, void *ctx __maybe_unused)
 	const struct aslr_space *b = (const struct aslr_space *)key2;
 
 	return a->machine == b->machine && a->asid == b->asid;
+}
+
+static size_t aslr_ptr__hash(long key, void *ctx __maybe_unused)
+{
+	return key;
+}
+
+static size_t aslr_u64__hash(long key, void *ctx __maybe_unused)
+{
+	return hash_64(*(const u64 *)key, 32);
+}
+
+static bool aslr_u64__equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return *(const u64 *)key1 == *(const u64 *)key2;
+}
+
+static bool aslr_ptr__equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
 }
 
 static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int pid);
@@ -1047,6 +1099,8 @@ static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
 	}
 	/* What follows the callchain moved, what followed the stack more. */
 	shift = new_len - old_len;
+	if (new_sample->raw_data)
+		new_sample->raw_data += shift;
 	if (new_sample->branch_stack)
 		new_sample->branch_stack = (void *)new_sample->branch_stack + shift;
 	if (new_sample->branch_stack_cntr)
@@ -1068,6 +1122,219 @@ static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
 	}
 	return 0;
 }
+
+#ifdef HAVE_LIBTRACEEVENT
+/* A field, or the elements of an array field, of a tracepoint holding addresses. */
+struct aslr_tp_field {
+	u32	offset;
+	u32	size;
+	u32	count;
+};
+
+struct aslr_tp_fields {
+	int			nr;
+	struct aslr_tp_field	fields[];
+};
+
+/*
+ * Integer fields that hold code or data addresses in the kernel's tracepoints
+ * (call sites, instruction pointers, the memory a tracepoint is about).
+ */
+static const char * const aslr__tp_addr_names[] = {
+	"addr", "address", "call_site", "caller", "caller_ip", "func", "function",
+	"ip", "parent_ip", "ptr", "vm_end", "vm_start",
+};
+
+static bool aslr__tp_is_syscall(const struct tep_event *tp)
+{
+	return tp->system && (!strcmp(tp->system, "syscalls") ||
+			      !strcmp(tp->system, "raw_syscalls"));
+}
+
+/*
+ * Whether a field of @tp may hold addresses: pointers, the integers named as
+ * addresses above, and the long arguments and return values of system calls
+ * (mmap, brk, mremap, ... take and return addresses). Strings and dynamic
+ * arrays hold none.
+ */
+static bool aslr__tp_field_is_addr(const struct tep_event *tp,
+				   const struct tep_format_field *field)
+{
+	unsigned int elem = field->flags & TEP_FIELD_IS_ARRAY ? field->elementsize :
+								 (unsigned int)field->size;
+	size_t i;
+
+	if (field->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING |
+			    TEP_FIELD_IS_RELATIVE))
+		return false;
+	if (elem != sizeof(u64) && elem != sizeof(u32))
+		return false;
+	if (field->flags & TEP_FIELD_IS_POINTER)
+		return true;
+	if ((field->flags & TEP_FIELD_IS_LONG) && aslr__tp_is_syscall(tp))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(aslr__tp_addr_names); i++) {
+		if (!strcmp(field->name, aslr__tp_addr_names[i]))
+			return true;
+	}
+	return false;
+}
+
+/* The address fields of the tracepoint @tp, found once. */
+static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_event *tp)
+{
+	const struct tep_format_field *field;
+	struct aslr_tp_fields *fields;
+	int nr = 0;
+
+	if (hashmap__find(aslr->tp_fields, tp, &fields))
+		return fields;
+
+	fields = zalloc(sizeof(*fields) + tp->format.nr_fields * sizeof(fields->fields[0]));
+	if (!fields)
+		return NULL;
+	for (field = tp->format.fields; field && nr < tp->format.nr_fields; field = field->next) {
+		struct aslr_tp_field *f = &fields->fields[nr];
+
+		if (field->offset < 0 || field->size <= 0 || !aslr__tp_field_is_addr(tp, field))
+			continue;
+		f->offset = field->offset;
+		f->size = field->flags & TEP_FIELD_IS_ARRAY ? field->elementsize :
+							       (unsigned int)field->size;
+		f->count = field->size / f->size;
+		pr_debug2("--aslr: %s:%s: %s %s holds addresses\n",
+			  tp->system, tp->name, field->type, field->name);
+		nr++;
+	}
+	fields->nr = nr;
+	if (hashmap__add(aslr->tp_fields, tp, fields)) {
+		free(fields);
+		return NULL;
+	}
+	return fields;
+}
+
+struct aslr_alias {
+	u64	addr;
+	u64	alias;
+};
+
+/*
+ * The stand-in of an address in no mapping (a heap object, a stack, memory
+ * of another process): the same for each occurrence, so that tools matching
+ * them (perf kmem pairs allocations and frees) still can, and telling nothing
+ * of the address but whether it is a user or a kernel one. 0 if out of memory.
+ */
+static u64 aslr__alias(struct aslr *aslr, u64 addr)
+{
+	struct aslr_alias *alias;
+	bool kernel = addr >= 1ULL << 63;
+
+	if (hashmap__find(aslr->aliases, &addr, &alias))
+		return alias->alias;
+	alias = malloc(sizeof(*alias));
+	if (!alias)
+		return 0;
+	alias->addr = addr;
+	alias->alias = (kernel ? ASLR_ALIAS_KERNEL_BASE : ASLR_ALIAS_USER_BASE) +
+		       ++aslr->nr_aliases[kernel] * ASLR_ALIAS_STEP;
+	if (hashmap__add(aslr->aliases, &alias->addr, alias)) {
+		free(alias);
+		return 0;
+	}
+	return alias->alias;
+}
+
+/*
+ * The value to write for @val, read from an address field of @size bytes:
+ * remapped if it is in a known mapping, kept if it can't be an address
+ * (nothing is mapped in the first 64 KiB, error codes are stored in
+ * pointers, system call arguments hold ints zero extended, -1 often),
+ * replaced by a stand-in otherwise (zeroed in 32-bit fields).
+ */
+static u64 aslr__remap_tp_value(struct aslr *aslr, struct machine *machine,
+				struct thread *thread, u8 cpumode, u64 val, s64 sval,
+				size_t size)
+{
+	u8 other = cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_USER :
+							PERF_RECORD_MISC_KERNEL;
+	bool found;
+	u64 ret;
+
+	if ((sval >= -MAX_ERRNO && sval < 0x10000) ||
+	    (val <= UINT32_MAX && (s32)val >= -MAX_ERRNO && (s32)val < 0))
+		return val;
+	ret = aslr__remap_addr(aslr, machine, thread, cpumode, val, &found);
+	if (!found)
+		ret = aslr__remap_addr(aslr, machine, thread, other, val, &found);
+	if (found) {
+		aslr->tp_remapped++;
+		return ret;
+	}
+	ret = size == sizeof(u64) ? aslr__alias(aslr, val) : 0;
+	if (ret)
+		aslr->tp_aliased++;
+	else
+		aslr->tp_zeroed++;
+	return ret;
+}
+
+/*
+ * Remap the address fields of the raw data of a tracepoint sample, @raw in
+ * the copy of the sample. The format of the tracepoint comes from the tracing
+ * data of the file.
+ */
+static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
+			   struct thread *thread, struct evsel *evsel,
+			   struct perf_sample *sample, void *raw)
+{
+	struct tep_event *tp = evsel->tp_format;
+	struct aslr_tp_fields *fields;
+	int i;
+
+	if (!tp) {
+		aslr__err(sample->file_offset,
+			  "no format for the tracepoint of '%s', is the tracing data missing?",
+			  evsel__name(evsel));
+		return -EINVAL;
+	}
+	fields = aslr__tp_fields(aslr, tp);
+	if (!fields)
+		return -ENOMEM;
+
+	for (i = 0; i < fields->nr; i++) {
+		const struct aslr_tp_field *f = &fields->fields[i];
+		void *pos = raw + f->offset;
+		u32 n;
+
+		if ((u64)f->offset + (u64)f->size * f->count > sample->raw_size) {
+			aslr__err(sample->file_offset,
+				  "the raw data of '%s' is shorter than its format, the file is corrupt",
+				  evsel__name(evsel));
+			return -EINVAL;
+		}
+		/* The raw data is 4-byte aligned, its fields may not be 8-byte aligned. */
+		for (n = 0; n < f->count; n++, pos += f->size) {
+			u64 val;
+			u32 val32;
+
+			if (f->size == sizeof(u64)) {
+				memcpy(&val, pos, sizeof(val));
+				val = aslr__remap_tp_value(aslr, machine, thread, sample->cpumode,
+							   val, (s64)val, f->size);
+				memcpy(pos, &val, sizeof(val));
+			} else {
+				memcpy(&val32, pos, sizeof(val32));
+				val = aslr__remap_tp_value(aslr, machine, thread, sample->cpumode,
+							   val32, (s32)val32, f->size);
+				val32 = val;
+				memcpy(pos, &val32, sizeof(val32));
+			}
+		}
+	}
+	return 0;
+}
+#endif /* HAVE_LIBTRACEEVENT */
 
 /*
  * Samples are patched in a copy of the event: everything but the addresses
@@ -1130,6 +1397,15 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 							entries[i].to);
 		}
 	}
+
+#ifdef HAVE_LIBTRACEEVENT
+	if (type & PERF_SAMPLE_RAW) {
+		err = aslr__remap_raw(aslr, host, thread, evsel, sample,
+				      (void *)copy + ((void *)sample->raw_data - (void *)event));
+		if (err)
+			return err;
+	}
+#endif
 
 	/* The delegate must see the remapped sample, e.g. to mark the DSOs hit. */
 	err = evsel__parse_sample(evsel, copy, &new_sample);
@@ -1199,12 +1475,19 @@ int aslr__check_evsel(const struct evsel *evsel)
 		u64 bit;
 		const char *name;
 	} fields[] = {
-		{ PERF_SAMPLE_RAW,	    "PERF_SAMPLE_RAW (raw data, e.g. tracepoints)" },
+		{ PERF_SAMPLE_RAW,
+		  "PERF_SAMPLE_RAW (raw data) of events other than tracepoints" },
 		{ PERF_SAMPLE_AUX,	    "PERF_SAMPLE_AUX (AUX area samples)" },
 	};
 	const struct perf_event_attr *attr = &evsel->core.attr;
 	u64 refused = attr->sample_type & ASLR_REFUSED_SAMPLE_TYPES;
 	size_t i;
+
+#ifdef HAVE_LIBTRACEEVENT
+	/* The format of tracepoints tells which fields hold addresses. */
+	if (attr->type == PERF_TYPE_TRACEPOINT)
+		refused &= ~PERF_SAMPLE_RAW;
+#endif
 
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (refused & fields[i].bit) {
@@ -1388,6 +1671,163 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 	return true;
 }
 
+/* Where aslr__scrub_tracing_data() is in the tracing data. */
+struct aslr_td_cursor {
+	void	*buf;
+	size_t	size;
+	size_t	pos;
+	bool	swap;
+};
+
+static void *aslr_td__take(struct aslr_td_cursor *c, u64 len)
+{
+	void *p = c->buf + c->pos;
+
+	if (len > c->size - c->pos)
+		return NULL;
+	c->pos += len;
+	return p;
+}
+
+static int aslr_td__u32(struct aslr_td_cursor *c, u32 *val)
+{
+	void *p = aslr_td__take(c, sizeof(*val));
+
+	if (!p)
+		return -EINVAL;
+	memcpy(val, p, sizeof(*val));
+	if (c->swap)
+		*val = bswap_32(*val);
+	return 0;
+}
+
+static int aslr_td__u64(struct aslr_td_cursor *c, u64 *val)
+{
+	void *p = aslr_td__take(c, sizeof(*val));
+
+	if (!p)
+		return -EINVAL;
+	memcpy(val, p, sizeof(*val));
+	if (c->swap)
+		*val = bswap_64(*val);
+	return 0;
+}
+
+/* Skip a NUL terminated string. */
+static int aslr_td__skip_string(struct aslr_td_cursor *c)
+{
+	void *end = memchr(c->buf + c->pos, '\0', c->size - c->pos);
+
+	if (!end)
+		return -EINVAL;
+	c->pos = end + 1 - c->buf;
+	return 0;
+}
+
+/* Skip @count files, each a u64 size and its content. */
+static int aslr_td__skip_files(struct aslr_td_cursor *c, u32 count)
+{
+	u64 size;
+
+	while (count--) {
+		if (aslr_td__u64(c, &size) || !aslr_td__take(c, size))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Skip the header file named @name: the name, NUL terminated, then the file. */
+static int aslr_td__skip_header(struct aslr_td_cursor *c, const char *name)
+{
+	size_t len = strlen(name) + 1;
+	void *p = aslr_td__take(c, len);
+
+	if (!p || memcmp(p, name, len))
+		return -EINVAL;
+	return aslr_td__skip_files(c, 1);
+}
+
+/* Count the lines of text of @len bytes at @p. */
+static u64 aslr__count_lines(const char *p, size_t len)
+{
+	u64 n = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		n += p[i] == '\n';
+	return n + (len && p[len - 1] != '\n');
+}
+
+/*
+ * Tracing data (the formats of the tracepoints, see trace-event-info.c) ends
+ * with a copy of /proc/kallsyms (empty since perf 5.x, perf reads none) and
+ * the kernel's printk formats, each with the kernel address of the format:
+ * empty both in the @size bytes at @buf. The formats of the events and the
+ * saved command lines are kept. *@new_size is the size of what is left.
+ */
+int aslr__scrub_tracing_data(struct aslr *aslr, void *buf, size_t size, size_t *new_size)
+{
+	static const char magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct aslr_td_cursor c = { .buf = buf, .size = size, };
+	u32 count, systems, kallsyms_size, printk_size;
+	size_t kallsyms, printk, rest, end;
+	const char *version;
+	u8 *endian;
+
+	if (!aslr_td__take(&c, sizeof(magic)) || memcmp(buf, magic, sizeof(magic)))
+		goto out_corrupt;
+	version = c.buf + c.pos;
+	if (aslr_td__skip_string(&c))
+		goto out_corrupt;
+	endian = aslr_td__take(&c, 2);	/* endianness and size of long */
+	if (!endian || !aslr_td__take(&c, sizeof(u32)))	/* page size */
+		goto out_corrupt;
+	c.swap = !!*endian != host_is_bigendian();
+
+	if (aslr_td__skip_header(&c, "header_page") || aslr_td__skip_header(&c, "header_event"))
+		goto out_corrupt;
+	/* The ftrace event formats, then those of the tracepoints by system. */
+	if (aslr_td__u32(&c, &count) || aslr_td__skip_files(&c, count) ||
+	    aslr_td__u32(&c, &systems))
+		goto out_corrupt;
+	while (systems--) {
+		if (aslr_td__skip_string(&c) || aslr_td__u32(&c, &count) ||
+		    aslr_td__skip_files(&c, count))
+			goto out_corrupt;
+	}
+
+	kallsyms = c.pos;
+	if (aslr_td__u32(&c, &kallsyms_size) || !aslr_td__take(&c, kallsyms_size))
+		goto out_corrupt;
+	printk = c.pos;
+	if (aslr_td__u32(&c, &printk_size) || !aslr_td__take(&c, printk_size))
+		goto out_corrupt;
+	rest = c.pos;
+	/* Version 0.6 has the saved command lines. */
+	if (strtod(version, NULL) >= 0.6) {
+		if (aslr_td__skip_files(&c, 1))
+			goto out_corrupt;
+	}
+	/* What follows is padding. */
+	end = c.pos;
+
+	aslr__count_dropped_nr(aslr, PERF_RECORD_HEADER_TRACING_DATA,
+			       aslr__count_lines(buf + kallsyms + sizeof(u32), kallsyms_size),
+			       "kernel symbols, with their addresses");
+	aslr__count_dropped_nr(aslr, PERF_RECORD_HEADER_TRACING_DATA,
+			       aslr__count_lines(buf + printk + sizeof(u32), printk_size),
+			       "printk formats, with their kernel addresses");
+	/* Two empty files, then the command lines. */
+	memset(buf + kallsyms, 0, 2 * sizeof(u32));
+	memmove(buf + kallsyms + 2 * sizeof(u32), buf + rest, end - rest);
+	*new_size = kallsyms + 2 * sizeof(u32) + end - rest;
+	return 0;
+
+out_corrupt:
+	pr_err("--aslr: the tracing data is truncated or corrupt\n");
+	return -EINVAL;
+}
+
 /* Append ", @count @what" to the @n first characters of @buf, if @count. */
 static size_t aslr__print_count(char *buf, size_t size, size_t n, u64 count,
 				const char *what)
@@ -1422,6 +1862,12 @@ void aslr__print_stats(const struct aslr *aslr)
 					      "whose user stack could not be unwound");
 			n = aslr__print_count(buf, sizeof(buf), n, aslr->phys_zeroed,
 					      "with their physical address zeroed");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_remapped,
+					      "tracepoint address fields remapped");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_aliased,
+					      "tracepoint address fields in no mapping replaced");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_zeroed,
+					      "tracepoint address fields zeroed");
 		}
 		if (st->dropped) {
 			int i;
@@ -1462,11 +1908,18 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->buf = malloc(PERF_SAMPLE_MAX_SIZE);
 	aslr->remaps = hashmap__new(aslr_key__hash, aslr_key__equal, NULL);
 	aslr->spaces = hashmap__new(aslr_space__hash, aslr_space__equal, NULL);
-	if (!aslr->buf || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces)) {
+	aslr->tp_fields = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
+	aslr->aliases = hashmap__new(aslr_u64__hash, aslr_u64__equal, NULL);
+	if (!aslr->buf || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
+	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases)) {
 		if (IS_ERR(aslr->remaps))
 			aslr->remaps = NULL;
 		if (IS_ERR(aslr->spaces))
 			aslr->spaces = NULL;
+		if (IS_ERR(aslr->tp_fields))
+			aslr->tp_fields = NULL;
+		if (IS_ERR(aslr->aliases))
+			aslr->aliases = NULL;
 		aslr__delete(aslr);
 		return NULL;
 	}
@@ -1507,6 +1960,16 @@ void aslr__delete(struct aslr *aslr)
 		hashmap__for_each_entry(aslr->spaces, cur, bkt)
 			free(cur->pvalue);
 		hashmap__free(aslr->spaces);
+	}
+	if (aslr->tp_fields) {
+		hashmap__for_each_entry(aslr->tp_fields, cur, bkt)
+			free(cur->pvalue);
+		hashmap__free(aslr->tp_fields);
+	}
+	if (aslr->aliases) {
+		hashmap__for_each_entry(aslr->aliases, cur, bkt)
+			free(cur->pvalue);
+		hashmap__free(aslr->aliases);
 	}
 	aslr__reset_caches(aslr);
 	machines__exit(&aslr->machines);

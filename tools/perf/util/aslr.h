@@ -43,6 +43,13 @@ void aslr__scrub_evlist(struct evlist *evlist, struct perf_env *env);
 bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 			      struct perf_env *env, union perf_event *event);
 
+/*
+ * Empty the kernel symbols and printk formats of the @size bytes of tracing
+ * data at @buf (HEADER_TRACING_DATA), in place: they hold kernel addresses.
+ * *@new_size is the size left. @aslr, for the counts, may be NULL.
+ */
+int aslr__scrub_tracing_data(struct aslr *aslr, void *buf, size_t size, size_t *new_size);
+
 /* Count a record that was dropped because it can't be remapped. */
 void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why);
 /* With -v, say what was kept, rewritten and dropped. */

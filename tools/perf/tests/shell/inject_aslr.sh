@@ -295,6 +295,70 @@ test_breakpoint() {
 		"--mem-mode --sort symbol_daddr,dso_daddr"
 }
 
+# The tracepoint fields of perf script, addresses (hexadecimal numbers of 5
+# digits or more, with or without 0x) masked.
+tp_script() {
+	perf script -i "$1" -F comm,tid,cpu,time,event,trace 2> /dev/null |
+		sed -e 's/\(0x\)\{0,1\}[0-9a-f]\{5,\}/ADDR/g' -e 's/(nil)/ADDR/g'
+}
+
+# Tracepoints: their fields that hold addresses are remapped (or replaced by
+# a stand-in when in no mapping), the others kept, the printk formats of the
+# tracing data (kernel addresses) dropped.
+test_tracepoints() {
+	local d="${tmpdir}/tp" ref f
+	local events="-e sched:sched_switch -e sched:sched_wakeup -e sched:sched_process_fork
+		-e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc -e kmem:kmem_cache_free
+		-e raw_syscalls:sys_enter -e raw_syscalls:sys_exit
+		-e syscalls:sys_enter_mmap -e syscalls:sys_exit_mmap"
+
+	# shellcheck disable=SC2086
+	if ! perf record -q -o /dev/null ${events} -- true > /dev/null 2>&1; then
+		echo "Skip tracepoints: can't record the sched, kmem and syscall tracepoints"
+		return
+	fi
+	check_workload tp "${events}" "" perf bench sched messaging -g 1 -l 5
+	[ -f "${d}/out.data" ] || return
+	for f in ref out out-fp ref-pipe out-pf out-pp; do
+		ref=${d}/${f}.data
+		# perf script names kernel call sites in files only
+		if [ ! -f "${ref}" ] && ! perf inject -i "${d}/${f}.pipe" -o "${ref}"; then
+			fail "tp: perf inject can't write ${f}.pipe to a file"
+		fi
+		tp_script "${ref}" > "${d}/${f}.script"
+		# Not the count of all records: --aslr drops some header ones.
+		perf sched latency -i "${ref}" 2>&1 |
+			grep -v -e '^Processed .* events' -e 'lost events (' > "${d}/${f}.sched"
+		perf kmem -i "${ref}" stat 2>&1 |
+			grep -v -e '^Processed .* events' -e 'lost events (' > "${d}/${f}.kmem"
+	done
+	if ! grep -q "kmem:kmalloc: call_site=[a-z_]" "${d}/out.script"; then
+		fail "tp: no kmalloc with a call site named in the output"
+	fi
+	for f in out out-fp out-pf out-pp; do
+		case "${f}" in
+		out-p?) ref="ref-pipe" ;;
+		*) ref=ref ;;
+		esac
+		if ! cmp -s "${d}/${ref}.script" "${d}/${f}.script"; then
+			fail "tp: perf script shows other tracepoint fields in ${f}"
+			diff -u "${d}/${ref}.script" "${d}/${f}.script" | head -10
+		fi
+		if ! cmp -s "${d}/${ref}.sched" "${d}/${f}.sched"; then
+			fail "tp: perf sched latency differs in ${f}"
+			diff -u "${d}/${ref}.sched" "${d}/${f}.sched" | head -10
+		fi
+		if ! cmp -s "${d}/${ref}.kmem" "${d}/${f}.kmem"; then
+			fail "tp: perf kmem stat differs in ${f}"
+			diff -u "${d}/${ref}.kmem" "${d}/${f}.kmem" | head -10
+		fi
+	done
+	if ! perf inject --aslr -v -i "${d}/orig.data" -o "${d}/v.data" 2>&1 |
+			grep -q "TRACING_DATA: .*dropped (printk formats"; then
+		fail "tp: perf inject -v doesn't say the printk formats were dropped"
+	fi
+}
+
 test_bad_input() {
 	local d="${tmpdir}/bad" size
 
@@ -480,6 +544,11 @@ fi
 check_workload data "-d -e task-clock:u" "" \
 	sh -c "timeout 0.5 perf test -w datasym || true"
 test_regs
+if [ -n "${skip_kernel}" ]; then
+	echo "Skip tracepoints: ${skip_kernel}"
+else
+	test_tracepoints
+fi
 # Compressed input: decompressed, rewritten and written uncompressed.
 if ! perf version --build-options | grep -q 'zstd: \[ on'; then
 	echo "Skip compressed input: perf is built without zstd"

@@ -293,6 +293,24 @@ test_breakpoint() {
 	# the data addresses resolve to the same symbols
 	check_report bp-daddr "${d}/ref.data" "${d}/out.data" \
 		"--mem-mode --sort symbol_daddr,dso_daddr"
+
+	# Physical addresses: the samples are kept, the field zeroed.
+	if ! perf record -q -d --phys-data -e "mem:0x${addr}:rw" -o "${d}/phys.data" -- \
+			"${load}" bp > /dev/null 2>&1; then
+		echo "Skip physical addresses: can't record --phys-data"
+		return
+	fi
+	perf inject --aslr -v -i "${d}/phys.data" -o "${d}/phys-out.data" 2> "${d}/phys.log"
+	if ! grep -q "SAMPLE: .* with their physical address zeroed" "${d}/phys.log"; then
+		fail "phys: perf inject -v doesn't say the physical addresses were zeroed"
+	fi
+	if [ "$(perf script -F phys_addr -i "${d}/phys.data" 2> /dev/null | wc -l)" != \
+	     "$(perf script -F phys_addr -i "${d}/phys-out.data" 2> /dev/null | wc -l)" ]; then
+		fail "phys: samples with a physical address lost"
+	fi
+	if perf script -F phys_addr -i "${d}/phys-out.data" 2> /dev/null | grep -q '[1-9a-f]'; then
+		fail "phys: physical addresses left in the output"
+	fi
 }
 
 # The tracepoint fields of perf script, addresses (hexadecimal numbers of 5
@@ -357,6 +375,28 @@ test_tracepoints() {
 			grep -q "TRACING_DATA: .*dropped (printk formats"; then
 		fail "tp: perf inject -v doesn't say the printk formats were dropped"
 	fi
+}
+
+# A perf.data directory (perf record --threads) without kcore: rewritten
+# like a file.
+test_directory() {
+	local d="${tmpdir}/dir"
+
+	mkdir "${d}"
+	if ! perf record -q --no-bpf-event --threads -e task-clock:u -o "${d}/orig.data" -- \
+			perf test -w noploop 1 > /dev/null 2>&1; then
+		echo "Skip perf.data directories: perf record --threads failed"
+		return
+	fi
+	perf inject -b -i "${d}/orig.data" -o "${d}/ref.data"
+	if ! perf inject --aslr -i "${d}/orig.data" -o "${d}/out.data"; then
+		fail "dir: perf inject --aslr failed on a perf.data directory"
+		return
+	fi
+	check_report dir "${d}/ref.data" "${d}/out.data" ""
+	# The leak checker reads files: the directory's records as one file.
+	perf inject -i "${d}/orig.data" -o "${d}/orig-file.data"
+	check_leak dir "${d}/orig-file.data" "${d}/out.data"
 }
 
 test_bad_input() {
@@ -455,6 +495,38 @@ test_refused() {
 	fi
 	if [ -e "${d}/out.data" ]; then
 		fail "output left behind after refusing the input"
+	fi
+
+	# Options that write events around the rewriting, refused before any
+	# output is written.
+	for opt in --buildid-all --mmap2-buildids --mmap2-buildid-all --sched-stat \
+			--vm-time-correlation --itrace "--guest-data=${d}/orig.data,1"; do
+		if perf inject --aslr "${opt}" -i "${d}/orig.data" -o "${d}/out.data" \
+				2> "${d}/err.txt" > /dev/null; then
+			fail "--aslr accepted with ${opt}"
+		elif ! grep -q -- "--aslr can't be used with ${opt%%=*}" "${d}/err.txt"; then
+			fail "no clear error for --aslr with ${opt}"
+			cat "${d}/err.txt"
+		fi
+		if [ -e "${d}/out.data" ]; then
+			fail "output left behind after refusing --aslr with ${opt}"
+		fi
+	done
+
+	# A perf.data directory with kcore: kcore holds the kernel layout.
+	# The directory of test_directory, with an (empty) kcore_dir: /proc/kcore
+	# is not readable everywhere.
+	if [ ! -d "${tmpdir}/dir/orig.data" ]; then
+		echo "Skip kcore: no perf.data directory"
+		return
+	fi
+	cp -r "${tmpdir}/dir/orig.data" "${d}/kcore.data"
+	mkdir "${d}/kcore.data/kcore_dir"
+	if perf inject --aslr -i "${d}/kcore.data" -o "${d}/kcore-out.data" 2> "${d}/err.txt"; then
+		fail "--aslr accepted a perf.data directory with kcore"
+	elif ! grep -q "doesn't support perf.data directories with kcore" "${d}/err.txt"; then
+		fail "no clear error for a perf.data directory with kcore"
+		cat "${d}/err.txt"
 	fi
 }
 
@@ -576,6 +648,7 @@ if command -v cc > /dev/null && build_workloads; then
 else
 	echo "Skip breakpoint, dlopen, big and executable anonymous maps: no C compiler"
 fi
+test_directory
 test_bad_input
 if command -v python3 > /dev/null; then
 	test_corrupt

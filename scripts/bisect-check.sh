@@ -6,9 +6,11 @@
 # have) that the patch concerns, as scripts/bisect-tests.list says; the
 # last patch runs them all, unless BISECT_TIP_TESTED=1 (make check runs
 # them on that tree anyway).  With BISECT_TESTS_CHANGED=1 (make check, to
-# keep CI inside its time), a test runs only after the patches that add
-# or change its own files (under tools/perf/tests/), not after those that
-# only change the code it exercises: make bisect does that.  Fails naming
+# keep CI inside its time), a test runs only for the patches that add or
+# change its own files (under tools/perf/tests/), not for those that only
+# change the code it exercises, and at the end of their group of the
+# series (a "#" line of patches/series starts a group), once: make bisect
+# runs the tests after every patch they concern.  Fails naming
 # the first patch that does not build or whose tests fail.  BISECT_FROM=N
 # starts at patch N (to resume a run that stopped there).
 set -euo pipefail
@@ -46,9 +48,14 @@ test_paths() {
 	fi
 }
 
+# The numbers of the patches that end a group of patches/series.
+group_ends=$(awk '/^#/ { if (n) print n; next } /\.patch$/ { n++ } END { print n }' \
+	"$TOP/patches/series")
+
 tip=$("${git[@]}" rev-parse "$SERIES_BRANCH")
 n=0
 before=""
+pending=""
 for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 	n=$((n + 1))
 	[ "$n" -ge "${BISECT_FROM:-1}" ] || continue
@@ -77,6 +84,21 @@ for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 		fi
 	done <<< "$new"
 	before=$new
+	if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
+		# Deferred to the end of the group, each test once.
+		pending=$(printf '%s\n' "$pending" "${wanted[@]}" | sed '/^$/d' | awk '!seen[$0]++')
+		if [ "$c" != "$tip" ] && ! grep -qx "$n" <<< "$group_ends"; then
+			if [ ${#wanted[@]} = 0 ]; then
+				info "builds; the patch concerns none of the series' tests"
+			else
+				info "builds; its tests run at the end of its group of the series"
+			fi
+			continue
+		fi
+		wanted=()
+		[ -z "$pending" ] || mapfile -t wanted <<< "$pending"
+		pending=""
+	fi
 	if [ ${#wanted[@]} = 0 ]; then
 		info "builds; the patch concerns none of the series' tests"
 		continue
@@ -87,7 +109,7 @@ for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 	! grep -q '^FAIL' <<< "$results" || die "tests fail after patch $n: $subject"
 done
 if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
-	echo "bisectable: perf builds after each of the $n patches and the series' tests pass after the patches that add or change them"
+	echo "bisectable: perf builds after each of the $n patches and the series' tests pass at the end of each group of patches that add or change them"
 else
 	echo "bisectable: perf builds after each of the $n patches and the series' tests pass where they apply"
 fi

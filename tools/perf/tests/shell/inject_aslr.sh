@@ -416,6 +416,17 @@ test_bad_input() {
 	if ls "${d}"/out.data.* > /dev/null 2>&1; then
 		fail "temporary output left behind on error"
 	fi
+	# Cut in the header sections after the data: perf reads what is left.
+	head -c $((size - 64)) "${d}/orig.data" > "${d}/truncated.data"
+	if perf inject --aslr -i "${d}/truncated.data" -o "${d}/out.data" 2> "${d}/err.txt"; then
+		fail "input with a truncated header section accepted"
+	elif ! grep -q "past the end of the file (.*): is it truncated?" "${d}/err.txt"; then
+		fail "no clear error for a truncated header section"
+		cat "${d}/err.txt"
+	fi
+	if [ -e "${d}/out.data" ]; then
+		fail "output left behind on a truncated header section"
+	fi
 }
 
 # Corrupt a pipe mode file: the first MMAP2 gets len 0 (mmap) or a file name

@@ -878,19 +878,23 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 
 /*
  * Branch and data addresses don't necessarily share the cpumode of the sample,
- * use the one of the address space they are in.
+ * use the one of the address space they are in. *@found, if not NULL, says
+ * whether it is in any.
  */
 static u64 aslr__remap_any(struct aslr *aslr, struct machine *machine,
-			   struct thread *thread, u8 cpumode, u64 addr)
+			   struct thread *thread, u8 cpumode, u64 addr, bool *found)
 {
 	u8 other = cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_USER :
 							PERF_RECORD_MISC_KERNEL;
-	bool found;
-	u64 ret = aslr__remap_addr(aslr, machine, thread, cpumode, addr, &found);
+	bool in_mode;
+	u64 ret = aslr__remap_addr(aslr, machine, thread, cpumode, addr, &in_mode);
 
-	if (found)
+	if (in_mode) {
+		if (found)
+			*found = true;
 		return ret;
-	return aslr__remap_addr(aslr, machine, thread, other, addr, NULL);
+	}
+	return aslr__remap_addr(aslr, machine, thread, other, addr, found);
 }
 
 static int aslr__remap_callchain(struct aslr *aslr, struct machine *machine,
@@ -1256,17 +1260,13 @@ static u64 aslr__remap_tp_value(struct aslr *aslr, struct machine *machine,
 				struct thread *thread, u8 cpumode, u64 val, s64 sval,
 				size_t size)
 {
-	u8 other = cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_USER :
-							PERF_RECORD_MISC_KERNEL;
 	bool found;
 	u64 ret;
 
 	if ((sval >= -MAX_ERRNO && sval < 0x10000) ||
 	    (val <= UINT32_MAX && (s32)val >= -MAX_ERRNO && (s32)val < 0))
 		return val;
-	ret = aslr__remap_addr(aslr, machine, thread, cpumode, val, &found);
-	if (!found)
-		ret = aslr__remap_addr(aslr, machine, thread, other, val, &found);
+	ret = aslr__remap_any(aslr, machine, thread, cpumode, val, &found);
 	if (found) {
 		aslr->tp_remapped++;
 		return ret;
@@ -1374,7 +1374,8 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 	if (type & PERF_SAMPLE_TIME)
 		array++;
 	if (type & PERF_SAMPLE_ADDR)
-		*array = aslr__remap_any(aslr, host, thread, sample->cpumode, sample->addr);
+		*array = aslr__remap_any(aslr, host, thread, sample->cpumode, sample->addr,
+					 NULL);
 
 	if (type & PERF_SAMPLE_CALLCHAIN) {
 		struct ip_callchain *callchain = (void *)copy +
@@ -1392,9 +1393,9 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 		entries = (void *)copy + ((void *)entries - (void *)event);
 		for (i = 0; i < sample->branch_stack->nr; i++) {
 			entries[i].from = aslr__remap_any(aslr, host, thread, sample->cpumode,
-							  entries[i].from);
+							  entries[i].from, NULL);
 			entries[i].to = aslr__remap_any(aslr, host, thread, sample->cpumode,
-							entries[i].to);
+							entries[i].to, NULL);
 		}
 	}
 

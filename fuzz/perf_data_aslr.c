@@ -22,6 +22,7 @@
 int cmd_inject(int argc, const char **argv);
 void libperf_init(int (*print_fn)(int level, const char *fmt, va_list ap));
 void set_buildid_dir(const char *dir);
+void disable_buildid_cache(void);
 extern int verbose;
 
 static char out_dir[] = "/tmp/perf-fuzz-aslr.XXXXXX";
@@ -86,6 +87,8 @@ static void setup(void)
 	/* No build-id cache of the fuzzing machine. */
 	setenv("PERF_BUILDID_DIR", "/nonexistent", 1);
 	set_buildid_dir(NULL);
+	/* Nor adding to one: it reads the ELF files and probe caches named. */
+	disable_buildid_cache();
 	FUZZ_CHECK(mkdtemp(out_dir));
 	snprintf(out_path, sizeof(out_path), "%s/out.data", out_dir);
 	atexit(cleanup);

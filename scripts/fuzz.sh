@@ -18,6 +18,9 @@ last_count() {
 }
 
 "$TOP/scripts/fuzz-build.sh" > /dev/null
+# perf's own objects are built with recoverable UBSan checks: stop at the
+# first report, as the harnesses do, so the input is kept.
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 crashed=""
 while read -r name files; do
 	if [ "$files" = perf ] && [ -n "${FUZZ_SKIP_PERF:-}" ]; then

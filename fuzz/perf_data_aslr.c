@@ -32,7 +32,9 @@ static char out_path[sizeof(out_dir) + 16];
  * Whether a file layout perf.data says its data or a header section ends
  * past its end. The header: magic, size, attrs, data and event types
  * sections, the bitmap of header features; their sections are listed after
- * the data.
+ * the data.  Only the sections of the features this perf knows count (the
+ * first HEADER_LAST_FEATURE, 32 in 6.12): the others are neither read nor
+ * written.
  */
 static bool truncated(const uint8_t *data, size_t size)
 {
@@ -57,7 +59,7 @@ static bool truncated(const uint8_t *data, size_t size)
 			return false;	/* perf says it can't read the table */
 		memcpy(sec, data + table, sizeof(sec));
 		table += sizeof(sec);
-		if (sec[0] && (sec[0] > size || sec[1] > size - sec[0]))
+		if (i < 32 && sec[0] && (sec[0] > size || sec[1] > size - sec[0]))
 			return true;
 	}
 	return false;

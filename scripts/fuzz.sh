@@ -6,11 +6,15 @@
 # crashing ones to build/fuzz/crashes/NAME/.  Fails if any harness crashed.
 # FUZZ_SKIP_PERF=1 skips the harnesses linked with perf itself (their file
 # list in fuzz/harnesses is "perf"): they need a clang build of perf.
+# FUZZ_RUNS=N stops a harness after N executions (a long campaign: set
+# FUZZ_SECONDS high too), FUZZ_ONLY=NAME runs that harness only.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 secs=${FUZZ_SECONDS:-10}
+runs=()
+[ -z "${FUZZ_RUNS:-}" ] || runs=(-runs="$FUZZ_RUNS")
 
 # The last "KEY: N" libFuzzer printed in log $2, if any.
 last_count() {
@@ -23,6 +27,7 @@ last_count() {
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 crashed=""
 while read -r name files; do
+	[ -z "${FUZZ_ONLY:-}" ] || [ "$name" = "$FUZZ_ONLY" ] || continue
 	if [ "$files" = perf ] && [ -n "${FUZZ_SKIP_PERF:-}" ]; then
 		printf '    %-14s skipped (FUZZ_SKIP_PERF: linked with perf)\n' "$name"
 		continue
@@ -32,7 +37,7 @@ while read -r name files; do
 	log=$BUILD/fuzz/$name.log
 	rm -rf "$crashes"
 	mkdir -p "$work" "$crashes"
-	"$BUILD/fuzz/$name-fuzz" -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
+	"$BUILD/fuzz/$name-fuzz" -max_total_time="$secs" "${runs[@]}" -timeout=10 -print_final_stats=1 \
 		-artifact_prefix="$crashes/" "$work" "$TOP/fuzz/corpus/$name" > "$log" 2>&1 || true
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")

@@ -427,6 +427,19 @@ test_bad_input() {
 	if [ -e "${d}/out.data" ]; then
 		fail "output left behind on a truncated header section"
 	fi
+	# A header section whose offset plus size wraps around to 1.
+	"${audit_python}" -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+table = sum(struct.unpack_from("<QQ", d, 40))
+off = struct.unpack_from("<Q", d, table)[0]
+struct.pack_into("<Q", d, table + 8, (1 << 64) - off + 1)
+open(sys.argv[2], "wb").write(d)' "${d}/orig.data" "${d}/wrapped.data"
+	if perf inject --aslr -i "${d}/wrapped.data" -o "${d}/out.data" 2> "${d}/err.txt"; then
+		fail "input with a header section wrapping around accepted"
+	elif [ -e "${d}/out.data" ]; then
+		fail "output left behind on a header section wrapping around"
+	fi
 }
 
 # Corrupt a pipe mode file: the first MMAP2 gets len 0 (mmap) or a file name

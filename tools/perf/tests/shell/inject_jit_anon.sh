@@ -534,6 +534,55 @@ run_attach() {
 	inject_and_check "$name"
 }
 
+# A jitdump whose header is corrupt: perf inject --jit fails, says why and
+# leaves no output.
+run_corrupt() {
+	local dir="${tmpdir}/corrupt" dump
+
+	mkdir -p "$dir"
+	if ! perf record -q -k 1 -e cpu-clock -c 100000 -o "${dir}/perf.data" \
+		-- "${tmpdir}/jitwork" "$dir" 1 > /dev/null 2>&1; then
+		echo "FAIL: corrupt: cannot record the JIT workload"
+		err=1
+		return
+	fi
+	dump=$(ls "${dir}"/jit-*.dump)
+	cp "${dump}" "${dir}/dump.orig"
+	printf 'XXXX' | dd of="${dump}" conv=notrunc status=none
+	if perf inject --jit -i "${dir}/perf.data" -o "${dir}/jit.data" \
+		> "${dir}/inject.log" 2>&1; then
+		echo "FAIL: corrupt: perf inject --jit accepted a corrupt jitdump"
+		err=1
+	elif ! grep -q "${dump}: not a jitdump file" "${dir}/inject.log"; then
+		echo "FAIL: corrupt: no clear error: $(tail -1 "${dir}/inject.log")"
+		err=1
+	elif ls "${dir}"/jit.data* > /dev/null 2>&1; then
+		echo "FAIL: corrupt: output left behind"
+		err=1
+	else
+		echo "corrupt: refused, no output"
+	fi
+	# The first code load (JIT_CODE_LOAD, 0) says its code is 4 GB.
+	cp "${dir}/dump.orig" "${dump}"
+	python3 -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+off = struct.unpack_from("<I", d, 8)[0]
+while struct.unpack_from("<I", d, off)[0] != 0:
+	off += struct.unpack_from("<I", d, off + 4)[0]
+struct.pack_into("<Q", d, off + 40, 0xffffffff)
+open(sys.argv[1], "wb").write(d)' "${dump}"
+	perf inject --jit -i "${dir}/perf.data" -o "${dir}/jit.data" \
+		> "${dir}/inject.log" 2>&1 || true
+	if ! grep -q "jitdump: a record of type 0 .* is shorter than its name and code" \
+		"${dir}/inject.log"; then
+		echo "FAIL: corrupt: code load of 4 GB not reported: $(tail -1 "${dir}/inject.log")"
+		err=1
+	else
+		echo "corrupt: code load of 4 GB reported"
+	fi
+}
+
 # $1: variant name.  Its jitdump markers were each injected once.
 injected_once() {
 	local dir="${tmpdir}/$1" injected loads
@@ -549,7 +598,7 @@ injected_once() {
 }
 
 all="basic shared memfd file early attach-above attach-below fork forkdump"
-all="$all remark overmap pipe"
+all="$all remark overmap pipe corrupt"
 variants=${JIT_VARIANTS:-$all}
 for v in $variants; do
 	case $v in
@@ -559,6 +608,7 @@ for v in $variants; do
 	early|fork) run_variant "$v" "$v" && aslr_check "$v";;
 	attach-above) run_attach "$v" above;;
 	attach-below) run_attach "$v" below && aslr_check "$v";;
+	corrupt) run_corrupt;;
 	pipe)
 		dir="${tmpdir}/pipe"
 		mkdir -p "$dir"

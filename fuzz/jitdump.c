@@ -12,7 +12,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,13 +20,7 @@
 #include <linux/perf_event.h>
 
 #include "fuzz.h"
-
-/* From perf's objects. */
-int cmd_inject(int argc, const char **argv);
-void libperf_init(int (*print_fn)(int level, const char *fmt, va_list ap));
-void set_buildid_dir(const char *dir);
-void disable_buildid_cache(void);
-extern int verbose;
+#include "fuzz-perf.h"
 
 /* perf's own record type (util/event.h), not the kernel's. */
 #define PERF_RECORD_HEADER_ATTR 64
@@ -36,13 +29,6 @@ static char dir[] = "/tmp/perf-fuzz-jit.XXXXXX";
 static char dump[sizeof(dir) + 16];
 static char in_path[sizeof(dir) + 16];
 static char out_path[sizeof(dir) + 16];
-
-static int quiet_print(int level __attribute__((unused)),
-		       const char *fmt __attribute__((unused)),
-		       va_list ap __attribute__((unused)))
-{
-	return 0;
-}
 
 /*
  * Remove the images and the output from DIR: with @all, the dump, the
@@ -142,11 +128,7 @@ static void setup(void)
 	if (done)
 		return;
 	done = true;
-	libperf_init(quiet_print);
-	setenv("PERF_BUILDID_DIR", "/nonexistent", 1);
-	set_buildid_dir(NULL);
-	disable_buildid_cache();
-	verbose = -1;
+	fuzz_perf__init();
 	FUZZ_CHECK(mkdtemp(dir));
 	snprintf(dump, sizeof(dump), "%s/jit-1.dump", dir);
 	snprintf(in_path, sizeof(in_path), "%s/in.data", dir);

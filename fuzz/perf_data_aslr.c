@@ -9,7 +9,6 @@
  * end (truncated) fails.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,13 +16,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-
-/* From perf's objects. */
-int cmd_inject(int argc, const char **argv);
-void libperf_init(int (*print_fn)(int level, const char *fmt, va_list ap));
-void set_buildid_dir(const char *dir);
-void disable_buildid_cache(void);
-extern int verbose;
+#include "fuzz-perf.h"
 
 static char out_dir[] = "/tmp/perf-fuzz-aslr.XXXXXX";
 static char out_path[sizeof(out_dir) + 16];
@@ -65,13 +58,6 @@ static bool truncated(const uint8_t *data, size_t size)
 	return false;
 }
 
-static int quiet_print(int level __attribute__((unused)),
-		       const char *fmt __attribute__((unused)),
-		       va_list ap __attribute__((unused)))
-{
-	return 0;
-}
-
 static void cleanup(void)
 {
 	unlink(out_path);
@@ -85,17 +71,10 @@ static void setup(void)
 	if (done)
 		return;
 	done = true;
-	libperf_init(quiet_print);
-	/* No build-id cache of the fuzzing machine. */
-	setenv("PERF_BUILDID_DIR", "/nonexistent", 1);
-	set_buildid_dir(NULL);
-	/* Nor adding to one: it reads the ELF files and probe caches named. */
-	disable_buildid_cache();
+	fuzz_perf__init();
 	FUZZ_CHECK(mkdtemp(out_dir));
 	snprintf(out_path, sizeof(out_path), "%s/out.data", out_dir);
 	atexit(cleanup);
-	/* perf inject -q: no error messages (not stderr, libFuzzer's). */
-	verbose = -1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

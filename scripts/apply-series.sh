@@ -42,7 +42,7 @@ while read -r patch _; do
 	if grep -q 'with fuzz' <<< "$out"; then
 		die "patch $patch applies only with fuzz"
 	fi
-	grep -q 'offset' <<< "$out" && info "$patch: applied with an offset"
+	grep -q '(offset -\?[0-9]* lines\?)' <<< "$out" && info "$patch: applied with an offset"
 	info "$patch"
 
 	# Commit it as git am would: author, date and message from the patch.

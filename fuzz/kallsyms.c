@@ -43,6 +43,8 @@ static int check_entry(void *arg, const struct kallsyms_entry *entry)
 		FUZZ_CHECK(entry->annotation[-1] == '\t');
 		FUZZ_CHECK(strlen(entry->annotation) <= KALLSYMS_ANNOTATION_LEN);
 		FUZZ_CHECK(entry->nr_mods || entry->has_obj);
+		/* "[mod]", "{obj.o}" or a list of them, nothing after */
+		FUZZ_CHECK(strchr("]}", entry->annotation[strlen(entry->annotation) - 1]));
 		FUZZ_CHECK(entry->nr_mods <= KALLSYMS_ANNOTATION_LEN / 3);
 	} else {
 		FUZZ_CHECK(!entry->nr_mods && !entry->has_obj);

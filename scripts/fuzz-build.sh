@@ -42,6 +42,15 @@ perf_link() {
 		grep -v -e '^-l:libc\.so' -e '^-l:ld-linux'
 }
 
+# The flags the objects of perf build $1 were compiled with (its command
+# line for util/dso.o), one a line: a harness linked with perf is compiled
+# with them, so that it can include perf's headers.
+perf_cflags() {
+	sed -n 's/^cmd_[^ ]* := //p' "$1/util/.dso.o.cmd" | tr ' ' '\n' |
+		grep -v -x -e ccache -e gcc -e clang -e -c -e -o -e '.*\.[co]' \
+			-e '-Wp,.*' -e '.*BUILD_STR.*' -e ''
+}
+
 # The clang build of perf for the fuzz binaries, once a run.
 perf_fuzz_build() {
 	[ -z "${perf_fuzz_built:-}" ] || return 0
@@ -59,7 +68,8 @@ while read -r name files; do
 		if [ "$what" != replay ] && [ -z "${FUZZ_SKIP_PERF:-}" ]; then
 			perf_fuzz_build
 			mapfile -t libs < <(perf_link "$BUILD/perf-fuzz")
-			clang "${cflags[@]}" -fsanitize=fuzzer,address,undefined \
+			mapfile -t pcflags < <(perf_cflags "$BUILD/perf-fuzz")
+			clang "${pcflags[@]}" "${cflags[@]}" -fsanitize=fuzzer,address,undefined \
 				-fno-sanitize=alignment -fno-sanitize-recover=all \
 				-o "$out/$name-fuzz" "$TOP/fuzz/$name.c" "${libs[@]}" ||
 				die "$name: the fuzz build failed"
@@ -67,7 +77,8 @@ while read -r name files; do
 		fi
 		[ -f "$PERF_OUT/perf-in.o" ] || "$TOP/scripts/build-perf.sh" > /dev/null
 		mapfile -t libs < <(perf_link "$PERF_OUT")
-		gcc "${cflags[@]}" -o "$out/$name-replay" "$TOP/fuzz/$name.c" \
+		mapfile -t pcflags < <(perf_cflags "$PERF_OUT")
+		gcc "${pcflags[@]}" "${cflags[@]}" -o "$out/$name-replay" "$TOP/fuzz/$name.c" \
 			"$TOP/fuzz/replay.c" "${libs[@]}" ||
 			die "$name: the replay build failed"
 		info "built $out/$name-replay"

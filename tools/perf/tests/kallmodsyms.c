@@ -69,6 +69,7 @@ static const char kallmodsyms_a[] =
 	"ffffffff81001500 t event_show\t{uncore.o}\n"
 	"ffffffff81001600 t bad_unterminated\t[unterminated\n"
 	"ffffffff81001700 t bad_brace\t{\n"
+	"ffffffff81001780 t bad_space\t[builtin_x] \n"
 	"ffffffff81001900 t mod_last\t[builtin_z]\n"
 	"ffffffff81001a00 T last_core\n"
 	"ffffffff81002000 T _etext\n"
@@ -88,8 +89,42 @@ static const char kallmodsyms_b[] =
 	"ffffffff81002000 0 T _etext\n"
 	"ffffffffc0000000 t loadfn\t[loadmod]\n";
 
+/*
+ * Symbols in the last page of the address space: the end of the last one, not
+ * known, and one whose size goes past it are the end of the address space.
+ */
+static const char kallsyms_top[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81001000 T start_kernel\n"
+	"fffffffffffff800 t top_fn\n";
+
+static const char kallmodsyms_top[] =
+	"ffffffff81000000 0 T _text\n"
+	"ffffffff81001000 80 T start_kernel\n"
+	"fffffffffffff000 1000 t top_sized\n";
+
+/* A symbol of loadmod before its start in modules: the two disagree. */
+static const char kallsyms_early[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81001000 T start_kernel\n"
+	"ffffffff81002000 T _etext\n"
+	"ffffffffbffff000 t early_fn\t[loadmod]\n"
+	"ffffffffc0000000 t loadfn\t[loadmod]\n";
+
+/*
+ * The kallsyms of the root whose _etext, the end of the kernel map, comes
+ * before _text, its start: it is ignored.
+ */
+static const char kallsyms_etext_first[] =
+	"ffffffff81001000 T _etext\n"
+	"ffffffff81002000 T _text\n"
+	"ffffffff81003000 T start_kernel\n";
+
+/* wrapmod ends past the end of the address space: it is ignored. */
 static const char modules[] =
-	"loadmod 8192 0 - Live 0xffffffffc0000000\n";
+	"loadmod 8192 0 - Live 0xffffffffc0000000\n"
+	"emptymod 0 0 - Live 0xffffffffc0100000\n"	/* empty: ignored too */
+	"wrapmod 8192 0 - Live 0xffffffffffffffff\n";
 
 /*
  * Offsets from the anchor of the section. .init.text has an anchor that isn't
@@ -148,7 +183,8 @@ static const struct expected_sym a_expected[] = {
 	{ K(0x1500), "event_show",   K(0x1600), KERNEL, "{uncore.o}" },
 	/* Malformed annotations: the symbol stays, the annotation goes */
 	{ K(0x1600), "bad_unterminated", K(0x1700), KERNEL, NULL },
-	{ K(0x1700), "bad_brace",    K(0x1800), KERNEL, NULL },
+	{ K(0x1700), "bad_brace",    K(0x1780), KERNEL, NULL },
+	{ K(0x1780), "bad_space",    K(0x1800), KERNEL, NULL },
 	{ K(0x1800), "bad_long",     K(0x1900), KERNEL, NULL },
 	{ K(0x1900), "mod_last",     K(0x1a00), KERNEL, "[builtin_z]" },
 	{ K(0x1a00), "last_core",    K(0x2000), KERNEL, NULL },
@@ -204,6 +240,7 @@ static void remove_fake_root(const char *root)
 {
 	static const char * const files[] = {
 		"proc/kallsyms", "proc/kallmodsyms", "proc/kallmodsyms.uek",
+		"proc/kallsyms.top", "proc/kallmodsyms.top", "proc/kallsyms.early",
 		"proc/modules", "proc", "lib/modules/%s/modules.builtin.ranges",
 		"lib/modules/%s", "lib/modules", "lib",
 	};
@@ -259,6 +296,9 @@ static int make_fake_root(char *root)
 	if (write_file(proc, "kallsyms", plain_kallsyms, NULL) ||
 	    write_file(proc, "kallmodsyms", kallmodsyms_a, bad_long) ||
 	    write_file(proc, "kallmodsyms.uek", kallmodsyms_b, NULL) ||
+	    write_file(proc, "kallsyms.top", kallsyms_top, NULL) ||
+	    write_file(proc, "kallmodsyms.top", kallmodsyms_top, NULL) ||
+	    write_file(proc, "kallsyms.early", kallsyms_early, NULL) ||
 	    write_file(proc, "modules", modules, NULL))
 		return -EIO;
 	return 0;
@@ -369,6 +409,55 @@ static int load(struct machine *machine, const char *root, const char *file)
 	return 0;
 }
 
+/*
+ * Symbol @name of the kernel's DSO starts at @start, ends at the end of the
+ * address space and is found there (past the kernel map, which ends at
+ * _etext of the root's kallsyms).
+ */
+static int check_top(struct machine *machine, const char *name, u64 start)
+{
+	struct dso *dso = map__dso(machine__kernel_map(machine));
+	struct symbol *sym;
+
+	dso__sort_by_name(dso);
+	sym = dso__find_symbol_by_name(dso, name, NULL);
+	if (!sym || sym->start != start || sym->end != ULLONG_MAX) {
+		pr_debug("%s: %#" PRIx64 "-%#" PRIx64 " instead of %#" PRIx64 "-%#llx\n",
+			 name, sym ? sym->start : 0, sym ? sym->end : 0, start, ULLONG_MAX);
+		return TEST_FAIL;
+	}
+	if (dso__find_symbol(dso, ULLONG_MAX - 1) != sym) {
+		pr_debug("%s: not found at %#llx\n", name, ULLONG_MAX - 1);
+		return TEST_FAIL;
+	}
+	return TEST_OK;
+}
+
+/* The symbols of map @module: none ending before it starts, none named @absent. */
+static int check_module_symbols(struct machine *machine, const char *module,
+				const char *absent)
+{
+	struct map *map = maps__find_by_name(machine__kernel_maps(machine), module);
+	int err = TEST_OK;
+	struct rb_node *nd;
+
+	if (!map) {
+		pr_debug("no map %s\n", module);
+		return TEST_FAIL;
+	}
+	for (nd = rb_first_cached(dso__symbols(map__dso(map))); nd; nd = rb_next(nd)) {
+		struct symbol *sym = rb_entry(nd, struct symbol, rb_node);
+
+		if (sym->start > sym->end || !strcmp(sym->name, absent)) {
+			pr_debug("%s: %s %#" PRIx64 "-%#" PRIx64 "\n", module,
+				 sym->name, sym->start, sym->end);
+			err = TEST_FAIL;
+		}
+	}
+	map__put(map);
+	return err;
+}
+
 /* Both event_show, with their object files, and lookups by name */
 static int check_by_name(struct machine *machine)
 {
@@ -420,7 +509,9 @@ static int test__kallmodsyms(struct test_suite *test __maybe_unused,
 			     int subtest __maybe_unused)
 {
 	char root[] = "/tmp/perf-test-kallmodsyms.XXXXXX";
+	char path[PATH_MAX];
 	struct machine machine;
+	struct map *map;
 	int ret = TEST_OK, err;
 
 	if (!symbol_conf.use_modules) {
@@ -456,6 +547,35 @@ static int test__kallmodsyms(struct test_suite *test __maybe_unused,
 		ret = TEST_FAIL;
 	machine__exit(&machine);
 
+	pr_debug("kallsyms up to the end of the address space\n");
+	err = load(&machine, root, "kallsyms.top");
+	if (err || check_top(&machine, "top_fn", 0xfffffffffffff800ULL))
+		ret = TEST_FAIL;
+	machine__exit(&machine);
+
+	err = load(&machine, root, "kallmodsyms.top");
+	if (err || check_top(&machine, "top_sized", 0xfffffffffffff000ULL))
+		ret = TEST_FAIL;
+	machine__exit(&machine);
+
+	pr_debug("kallsyms with a symbol before the start of its module\n");
+	err = load(&machine, root, "kallsyms.early");
+	if (err || check_module_symbols(&machine, "[loadmod]", "early_fn"))
+		ret = TEST_FAIL;
+	/* Modules that would end before they start, or be empty */
+	for (size_t i = 0; i < 2; i++) {
+		const char *name = i ? "[emptymod]" : "[wrapmod]";
+
+		map = maps__find_by_name(machine__kernel_maps(&machine), name);
+		if (map) {
+			pr_debug("%s has a map: %#" PRIx64 "-%#" PRIx64 "\n",
+				 name, map__start(map), map__end(map));
+			map__put(map);
+			ret = TEST_FAIL;
+		}
+	}
+	machine__exit(&machine);
+
 	err = make_builtin_ranges(root);
 	if (err) {
 		pr_debug("Cannot write modules.builtin.ranges in %s: %s\n", root,
@@ -476,6 +596,21 @@ static int test__kallmodsyms(struct test_suite *test __maybe_unused,
 	if (err || check_expected(&machine, a_expected, ARRAY_SIZE(a_expected)))
 		ret = TEST_FAIL;
 	machine__exit(&machine);
+
+	/* Last: the root's kallsyms is replaced */
+	pr_debug("kallsyms with _etext before _text\n");
+	scnprintf(path, sizeof(path), "%s/proc", root);
+	err = write_file(path, "kallsyms", kallsyms_etext_first, NULL);
+	if (!err)
+		err = load(&machine, root, "kallsyms");
+	map = err ? NULL : machine__kernel_map(&machine);
+	if (!map || (map__end(map) && map__end(map) < map__start(map))) {
+		pr_debug("kernel map %#" PRIx64 "-%#" PRIx64 "\n",
+			 map ? map__start(map) : 0, map ? map__end(map) : 0);
+		ret = TEST_FAIL;
+	}
+	if (!err)
+		machine__exit(&machine);
 out:
 	remove_fake_root(root);
 	return ret;

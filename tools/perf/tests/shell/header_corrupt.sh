@@ -8,7 +8,8 @@
 # (gigabytes) nor overflow the size computation of the allocation.  A
 # feature this perf doesn't know (of a file of a later perf) is skipped when
 # read and not written by perf inject.  Records whose sizes don't hold what
-# they say they have are refused.
+# they say they have are refused, as is a record across the end of the data
+# section.
 
 set -e
 
@@ -265,6 +266,38 @@ check_short_record() {
 }
 
 check_short_record
+
+# The data section said 4 bytes shorter: its last record crosses its end.
+# perf report and perf inject --aslr refuse it, saying where (perf unmapped
+# the data to map the record again, under the events it had queued).
+check_data_end() {
+	local ret=0 want end
+
+	cp "${data}" "${bad}"
+	end=$(($(read_le 40 8) + $(read_le 48 8) - 4))
+	write_le 48 $(($(read_le 48 8) - 4)) 8
+	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
+	want="the data section ends at $(printf '%#x' "${end}"), within this event"
+	if killed "${ret}" || ! grep -q "${want}" "${log}"; then
+		tail -n 5 "${log}"
+		echo "last record across the end of the data section:" \
+		     "not reported (exit ${ret}) [Failed]"
+		err=1
+		return
+	fi
+	rm -f "${out}"
+	ret=0
+	perf inject --aslr -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
+	if [ "${ret}" = 0 ] || killed "${ret}" || [ -e "${out}" ]; then
+		echo "last record across the end of the data section:" \
+		     "perf inject --aslr exit ${ret} [Failed]"
+		err=1
+	else
+		echo "last record across the end of the data section: refused"
+	fi
+}
+
+check_data_end
 
 cleanup
 exit ${err}

@@ -440,6 +440,22 @@ open(sys.argv[2], "wb").write(d)' "${d}/orig.data" "${d}/wrapped.data"
 	elif [ -e "${d}/out.data" ]; then
 		fail "output left behind on a header section wrapping around"
 	fi
+	# A pipe cut within its last records: in a header or in the data.
+	perf record -q --no-bpf-event -o - -e task-clock:u -- \
+		perf test -w noploop 1 2> /dev/null > "${d}/pipe.data"
+	size=$(stat -c %s "${d}/pipe.data")
+	for cut in 4 12; do
+		head -c $((size - cut)) "${d}/pipe.data" > "${d}/cut.data"
+		if perf inject --aslr -i "${d}/cut.data" -o "${d}/out.data" 2> "${d}/err.txt"; then
+			fail "a pipe cut ${cut} bytes before its end accepted"
+		elif ! grep -q "ends within .* at offset .*: is it truncated?" "${d}/err.txt"; then
+			fail "no clear error for a pipe cut ${cut} bytes before its end"
+			cat "${d}/err.txt"
+		fi
+		if [ -e "${d}/out.data" ]; then
+			fail "output left behind on a pipe cut ${cut} bytes before its end"
+		fi
+	done
 }
 
 # Corrupt a pipe mode file: the first MMAP2 gets len 0 (mmap) or a file name

@@ -53,16 +53,10 @@ static void cleanup(void)
 
 static void setup(void)
 {
-	static bool done;
-
-	if (done)
+	if (!fuzz_perf__setup_once(dir, cleanup))
 		return;
-	done = true;
-	fuzz_perf__init();
 	FUZZ_CHECK(symbol__init(NULL) == 0);
-	FUZZ_CHECK(mkdtemp(dir));
 	snprintf(image, sizeof(image), "%s/image", dir);
-	atexit(cleanup);
 }
 
 /* The symbols of @dso: sorted, none ending before it starts. */

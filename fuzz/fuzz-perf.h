@@ -9,6 +9,7 @@
 #define __PERF_FUZZ_PERF_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <linux/compiler.h>
 #include <perf/core.h>
@@ -37,6 +38,25 @@ static inline void fuzz_perf__init(void)
 	set_buildid_dir(NULL);
 	disable_buildid_cache();
 	verbose = -1;
+}
+
+/*
+ * The first time a process calls it: fuzz_perf__init(), the harness's
+ * directory made from the template @dir, @cleanup registered to remove it
+ * at exit; returns true.  Later calls return false.
+ */
+static inline bool fuzz_perf__setup_once(char *dir, void (*cleanup)(void))
+{
+	static bool done;
+
+	if (done)
+		return false;
+	done = true;
+	fuzz_perf__init();
+	if (!mkdtemp(dir))
+		abort();
+	atexit(cleanup);
+	return true;
 }
 
 #endif /* __PERF_FUZZ_PERF_H */

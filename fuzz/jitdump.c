@@ -123,17 +123,11 @@ static void write_perf_data(void)
 
 static void setup(void)
 {
-	static bool done;
-
-	if (done)
+	if (!fuzz_perf__setup_once(dir, cleanup))
 		return;
-	done = true;
-	fuzz_perf__init();
-	FUZZ_CHECK(mkdtemp(dir));
 	snprintf(dump, sizeof(dump), "%s/jit-1.dump", dir);
 	snprintf(in_path, sizeof(in_path), "%s/in.data", dir);
 	snprintf(out_path, sizeof(out_path), "%s/out.data", dir);
-	atexit(cleanup);
 	write_perf_data();
 }
 

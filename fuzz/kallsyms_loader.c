@@ -51,18 +51,13 @@ static void cleanup(void)
 
 static void setup(void)
 {
-	static bool done;
 	struct utsname uts;
 	size_t i;
 
-	if (done)
+	if (!fuzz_perf__setup_once(root, cleanup))
 		return;
-	done = true;
-	fuzz_perf__init();
 	FUZZ_CHECK(symbol__init(NULL) == 0);
 	FUZZ_CHECK(uname(&uts) == 0);
-	FUZZ_CHECK(mkdtemp(root));
-	atexit(cleanup);
 	snprintf(dirs[0], sizeof(dirs[0]), "%s/proc", root);
 	snprintf(dirs[1], sizeof(dirs[1]), "%s/lib", root);
 	snprintf(dirs[2], sizeof(dirs[2]), "%s/lib/modules", root);

@@ -262,15 +262,8 @@ static void cleanup(void)
 
 static void setup(void)
 {
-	static bool done;
-
-	if (done)
-		return;
-	done = true;
-	fuzz_perf__init();
-	FUZZ_CHECK(mkdtemp(out_dir));
-	snprintf(out_path, sizeof(out_path), "%s/out.data", out_dir);
-	atexit(cleanup);
+	if (fuzz_perf__setup_once(out_dir, cleanup))
+		snprintf(out_path, sizeof(out_path), "%s/out.data", out_dir);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

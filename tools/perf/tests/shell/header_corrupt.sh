@@ -221,6 +221,21 @@ check_attr_record() {
 
 check_attr_record
 
+# perf inject --aslr of ${bad} fails, not of a signal, and leaves no output;
+# $1 names the case.
+check_aslr_refuses() {
+	local what=$1 ret=0
+
+	rm -f "${out}"
+	perf inject --aslr -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
+	if [ "${ret}" = 0 ] || killed "${ret}" || [ -e "${out}" ]; then
+		echo "${what}: perf inject --aslr exit ${ret} [Failed]"
+		err=1
+	else
+		echo "${what}: refused"
+	fi
+}
+
 # A PERF_RECORD_FORK (sample_id_all) cut to its fixed part (32 bytes:
 # header, pid, ppid, tid, ptid, time), the rest made a record of its own:
 # the sample id fields at its end, read backwards, are not in it.  perf
@@ -253,16 +268,7 @@ check_short_record() {
 		err=1
 		return
 	fi
-	rm -f "${out}"
-	ret=0
-	perf inject --aslr -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
-	if [ "${ret}" = 0 ] || killed "${ret}" || [ -e "${out}" ]; then
-		echo "FORK record too short for its sample id:" \
-		     "perf inject --aslr exit ${ret} [Failed]"
-		err=1
-	else
-		echo "FORK record too short for its sample id: refused"
-	fi
+	check_aslr_refuses "FORK record too short for its sample id"
 }
 
 check_short_record
@@ -285,16 +291,7 @@ check_data_end() {
 		err=1
 		return
 	fi
-	rm -f "${out}"
-	ret=0
-	perf inject --aslr -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
-	if [ "${ret}" = 0 ] || killed "${ret}" || [ -e "${out}" ]; then
-		echo "last record across the end of the data section:" \
-		     "perf inject --aslr exit ${ret} [Failed]"
-		err=1
-	else
-		echo "last record across the end of the data section: refused"
-	fi
+	check_aslr_refuses "last record across the end of the data section"
 }
 
 check_data_end

@@ -29,7 +29,7 @@ crashed=""
 while read -r name files; do
 	[ -z "${FUZZ_ONLY:-}" ] || [ "$name" = "$FUZZ_ONLY" ] || continue
 	if [ "$files" = perf ] && [ -n "${FUZZ_SKIP_PERF:-}" ]; then
-		printf '    %-14s skipped (FUZZ_SKIP_PERF: linked with perf)\n' "$name"
+		printf '    %-15s skipped (FUZZ_SKIP_PERF: linked with perf)\n' "$name"
 		continue
 	fi
 	work=$BUILD/fuzz/corpus/$name
@@ -44,7 +44,7 @@ while read -r name files; do
 	cov=$(last_count cov "$log")
 	ft=$(last_count ft "$log")
 	found=$(find "$crashes" -type f | wc -l)
-	printf '    %-10s %10s execs %8s/s   cov %5s  ft %6s   crashes %s\n' \
+	printf '    %-15s %10s execs %8s/s   cov %5s  ft %6s   crashes %s\n' \
 		"$name" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$found"
 	if [ "$found" != 0 ] || [ -z "$execs" ]; then
 		crashed="$crashed $name"

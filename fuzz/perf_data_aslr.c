@@ -126,13 +126,22 @@ struct audit {
 #define AUDIT_VSYSCALL	0xffffffffff600000ULL
 #define AUDIT_HUGE	(1ULL << 40)
 
+/* Room for element @nr of @array, grown by doubling (at 0, 1, 2, 4, ...). */
+static void *audit__grow(void *array, size_t nr, size_t size)
+{
+	if (nr & (nr - 1))
+		return array;
+	array = reallocarray(array, nr ? nr * 2 : 1, size);
+	FUZZ_CHECK(array);
+	return array;
+}
+
 static void audit__add_value(struct audit *audit, u64 value)
 {
 	if (value < AUDIT_MIN_ADDR || value >= PERF_CONTEXT_MAX ||
 	    (value & ~0xfffULL) == AUDIT_VSYSCALL)
 		return;
-	audit->values = reallocarray(audit->values, audit->nr_values + 1, sizeof(u64));
-	FUZZ_CHECK(audit->values);
+	audit->values = audit__grow(audit->values, audit->nr_values, sizeof(u64));
 	audit->values[audit->nr_values++] = value;
 }
 
@@ -141,9 +150,7 @@ static void audit__add_mapping(struct audit *audit, union perf_event *event,
 {
 	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
-	audit->ranges = reallocarray(audit->ranges, audit->nr_ranges + 1,
-				     sizeof(*audit->ranges));
-	FUZZ_CHECK(audit->ranges);
+	audit->ranges = audit__grow(audit->ranges, audit->nr_ranges, sizeof(*audit->ranges));
 	audit->ranges[audit->nr_ranges++] = (struct range){ start, start + len };
 	audit__add_value(audit, start);
 	if (len)

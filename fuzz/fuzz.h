@@ -23,4 +23,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/*
+ * libFuzzer's own mutation, for a harness's LLVMFuzzerCustomMutator(): weak,
+ * so that the replay build, without libFuzzer, links (and never calls it).
+ */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
 #endif /* __PERF_FUZZ_H */

@@ -24,6 +24,7 @@
 
 #include <linux/compiler.h>
 #include <linux/err.h>
+#include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include <linux/zalloc.h>
 
@@ -271,6 +272,204 @@ static void setup(void)
 {
 	if (fuzz_perf__setup_once(out_dir, cleanup))
 		snprintf(out_path, sizeof(out_path), "%s/out.data", out_dir);
+}
+
+/*
+ * A structure-aware mutator: random bytes rarely get past the header, so
+ * half of the mutations are of the records themselves, found as perf reads
+ * them (a pipe's after its 16 byte header, a file's in its data section).
+ * One of: a bit of an attr's sample_type, read_format or flags flipped
+ * (what the layout of every sample depends on), a record's size or type
+ * changed, a field of a record set to a value that counts, sizes and
+ * addresses are checked against or moved by a little, two neighbouring
+ * records swapped, and in a pipe a record repeated or removed.  The other
+ * half, and inputs that are no perf.data, get libFuzzer's mutations.
+ */
+#define MUT_MAX_RECORDS	4096
+#define MUT_MAX_ATTRS	64
+
+struct mut {
+	uint8_t *data;
+	size_t size, max_size;
+	bool pipe;
+	size_t attrs, attr_size, nr_attrs;	/* the file's attrs section */
+	size_t rec[MUT_MAX_RECORDS], nr;	/* the offsets of the records */
+	uint64_t rand;
+};
+
+static const uint64_t mut__values[] = {
+	0, 1, 2, 7, 8, 0x7f, 0x80, 0xff, 0x100, 0xfff, 0x1000, 0xffff, 0x10000,
+	0x7fffffff, 0x80000000, 0xffffffff, 0x100000000ULL, 0x400000,
+	0x7f0000000000ULL, 0xffffffff81000000ULL, PERF_CONTEXT_KERNEL,
+	PERF_CONTEXT_USER, 0x7fffffffffffffffULL, ~0ULL - 1, ~0ULL,
+};
+
+static size_t mut__below(struct mut *m, size_t n)
+{
+	/* xorshift64 */
+	m->rand ^= m->rand << 13;
+	m->rand ^= m->rand >> 7;
+	m->rand ^= m->rand << 17;
+	return n ? m->rand % n : 0;
+}
+
+/* The little endian value of @len bytes at @off (perf.data of this host) */
+static uint64_t mut__get(const struct mut *m, size_t off, size_t len)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, m->data + off, len);
+	return v;
+}
+
+static void mut__put(struct mut *m, size_t off, uint64_t v, size_t len)
+{
+	memcpy(m->data + off, &v, len);
+}
+
+static size_t mut__rec_size(const struct mut *m, size_t off)
+{
+	return mut__get(m, off + 6, 2);
+}
+
+/* Find the attrs and the records; false if it is no perf.data. */
+static bool mut__parse(struct mut *m)
+{
+	uint64_t hdr_size, off, len;
+	size_t pos, end, size;
+
+	if (m->size < 16 || memcmp(m->data, "PERFILE2", 8))
+		return false;
+	hdr_size = mut__get(m, 8, 8);
+	if (hdr_size == 16) {
+		m->pipe = true;
+		pos = 16;
+		end = m->size;
+	} else if (hdr_size == 104 && m->size >= 104) {
+		m->attr_size = mut__get(m, 16, 8);
+		off = mut__get(m, 24, 8);
+		len = mut__get(m, 32, 8);
+		if (m->attr_size >= PERF_ATTR_SIZE_VER0 && m->attr_size < m->size &&
+		    off <= m->size && len <= m->size - off) {
+			m->attrs = off;
+			m->nr_attrs = len / m->attr_size;
+		}
+		off = mut__get(m, 40, 8);
+		len = mut__get(m, 48, 8);
+		if (off > m->size)
+			return false;
+		pos = off;
+		end = off + (len < m->size - off ? len : m->size - off);
+	} else {
+		return false;
+	}
+	while (m->nr < MUT_MAX_RECORDS && end - pos >= sizeof(struct perf_event_header)) {
+		size = mut__rec_size(m, pos);
+		if (size < sizeof(struct perf_event_header) || size > end - pos)
+			break;
+		m->rec[m->nr++] = pos;
+		pos += size;
+	}
+	return true;
+}
+
+/* The offset of a perf_event_attr of the input, 0 if it has none. */
+static size_t mut__attr(struct mut *m)
+{
+	size_t attrs[MUT_MAX_ATTRS], nr = 0, i;
+
+	if (!m->pipe)
+		return m->nr_attrs ? m->attrs + mut__below(m, m->nr_attrs) * m->attr_size : 0;
+	for (i = 0; i < m->nr && nr < MUT_MAX_ATTRS; i++) {
+		if (mut__get(m, m->rec[i], 4) == PERF_RECORD_HEADER_ATTR &&
+		    mut__rec_size(m, m->rec[i]) >= 8 + PERF_ATTR_SIZE_VER0)
+			attrs[nr++] = m->rec[i] + 8;
+	}
+	return nr ? attrs[mut__below(m, nr)] : 0;
+}
+
+/* One mutation of the records, false if the input has nothing for it. */
+static bool mut__records(struct mut *m)
+{
+	static uint8_t tmp[1 << 16];
+	size_t off, size, next_size, i;
+	uint64_t v;
+
+	if (!m->nr)
+		return false;
+	i = mut__below(m, m->nr);
+	off = m->rec[i];
+	size = mut__rec_size(m, off);
+
+	switch (mut__below(m, 7)) {
+	case 0:	/* sample_type, read_format or the flags of an attr */
+		off = mut__attr(m);
+		if (!off)
+			return false;
+		off += offsetof(struct perf_event_attr, sample_type) + 8 * mut__below(m, 3);
+		mut__put(m, off, mut__get(m, off, 8) ^ (1ULL << mut__below(m, 32)), 8);
+		return true;
+	case 1:	/* the size of a record */
+		v = mut__below(m, 2) ? size + 8 * mut__below(m, 3) - 8 :
+				       mut__values[mut__below(m, 14)];
+		mut__put(m, off + 6, v, 2);
+		return true;
+	case 2:	/* the type of a record: a kernel or a user record type */
+		v = mut__below(m, 2) ? 1 + mut__below(m, PERF_RECORD_MAX - 1) :
+				       PERF_RECORD_USER_TYPE_START +
+				       mut__below(m, PERF_RECORD_HEADER_MAX - PERF_RECORD_USER_TYPE_START);
+		mut__put(m, off, v, 4);
+		return true;
+	case 3:	/* a field of a record */
+		if (size < 16)
+			return false;
+		off += 8 + 8 * mut__below(m, (size - 8) / 8);
+		v = mut__get(m, off, 8);
+		if (mut__below(m, 2))
+			v = mut__values[mut__below(m, ARRAY_SIZE(mut__values))];
+		else
+			v += mut__below(m, 2) ? 1 + mut__below(m, 16) : -(1 + mut__below(m, 16));
+		mut__put(m, off, v, 8);
+		return true;
+	case 4:	/* swap a record and the next one */
+		if (i + 1 == m->nr)
+			return false;
+		next_size = mut__rec_size(m, m->rec[i + 1]);
+		memcpy(tmp, m->data + off, size);
+		memmove(m->data + off, m->data + off + size, next_size);
+		memcpy(m->data + off + next_size, tmp, size);
+		return true;
+	case 5:	/* a pipe: a record twice */
+		if (!m->pipe || size > m->max_size - m->size)
+			return false;
+		memmove(m->data + off + size, m->data + off, m->size - off);
+		m->size += size;
+		return true;
+	default: /* a pipe: a record less */
+		if (!m->pipe)
+			return false;
+		memmove(m->data + off, m->data + off + size, m->size - off - size);
+		m->size -= size;
+		return true;
+	}
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
+			       unsigned int seed)
+{
+	static struct mut m;
+
+	memset(&m, 0, sizeof(m));
+	m.data = data;
+	m.size = size;
+	m.max_size = max_size;
+	m.rand = (seed + 1ULL) * 0x9e3779b97f4a7c15ULL;
+	if (mut__below(&m, 2) && mut__parse(&m) && mut__records(&m))
+		return m.size;
+	return LLVMFuzzerMutate(data, size, max_size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

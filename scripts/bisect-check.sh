@@ -10,8 +10,10 @@
 # change its own files (under tools/perf/tests/), not for those that only
 # change the code it exercises, and at the end of their group of the
 # series (a "#" line of patches/series starts a group), once: make bisect
-# runs the tests after every patch they concern.  Fails naming
-# the first patch that does not build or whose tests fail.  BISECT_FROM=N
+# runs the tests after every patch they concern.  A patch that changes
+# only shell tests and documentation is not built: perf's build reads
+# neither.  Fails naming the first patch that does not build or whose
+# tests fail.  BISECT_FROM=N
 # starts at patch N (to resume a run that stopped there).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
@@ -56,14 +58,26 @@ tip=$("${git[@]}" rev-parse "$SERIES_BRANCH")
 n=0
 before=""
 pending=""
+built=""
+unbuilt=0
 for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 	n=$((n + 1))
 	[ "$n" -ge "${BISECT_FROM:-1}" ] || continue
 	subject=$("${git[@]}" log -1 --format=%s "$c")
 	step "patch $n: $subject"
 	git -C "$wt" checkout -q --detach "$c"
-	"$TOP/scripts/build-perf.sh" "$wt" "$out" > "$BUILD/bisect-build.log" 2>&1 ||
-		{ tail -n 20 "$BUILD/bisect-build.log" >&2; die "perf does not build after patch $n: $subject"; }
+	# A patch of shell tests and documentation only changes nothing perf's
+	# build reads: the perf built for the patch before is the perf of this
+	# one (the shell tests are read from the tree when they run).
+	if [ -n "$built" ] && ! "${git[@]}" diff --name-only "$c^" "$c" |
+	   grep -qvE '^tools/perf/(tests/shell|Documentation)/'; then
+		info "nothing to build: shell tests and documentation only"
+		unbuilt=$((unbuilt + 1))
+	else
+		"$TOP/scripts/build-perf.sh" "$wt" "$out" > "$BUILD/bisect-build.log" 2>&1 ||
+			{ tail -n 20 "$BUILD/bisect-build.log" >&2; die "perf does not build after patch $n: $subject"; }
+		built=1
+	fi
 	new=$(cd "$wt/tools/perf"
 	      "$out/perf" test list 2>&1 | sed -n 's/^ *[0-9]*: //p' |
 	      { grep -vxF -f "$pristine_list" || true; })
@@ -108,8 +122,9 @@ for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
 	echo "$results"
 	! grep -q '^FAIL' <<< "$results" || die "tests fail after patch $n: $subject"
 done
+builds="perf builds after each of the $n patches ($unbuilt of them change only shell tests and documentation, which are not built)"
 if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
-	echo "bisectable: perf builds after each of the $n patches and the series' tests pass at the end of each group of patches that add or change them"
+	echo "bisectable: $builds and the series' tests pass at the end of each group of patches that add or change them"
 else
-	echo "bisectable: perf builds after each of the $n patches and the series' tests pass where they apply"
+	echo "bisectable: $builds and the series' tests pass where they apply"
 fi

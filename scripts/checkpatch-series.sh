@@ -12,14 +12,27 @@ allow=$PATCHES/checkpatch.allow
 checkpatch=$TREE/scripts/checkpatch.pl
 [ -x "$checkpatch" ] || die "$checkpatch not found: make -f Makefile.series tree"
 
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Each patch's messages into $tmp/PATCH: the first patch alone (checkpatch
+# writes its cache of the tree's CamelCase names, the others read it),
+# then one checkpatch.pl a CPU.  Patches carry Assisted-by and no
+# Signed-off-by: the mail step signs.
+{ grep -v -e '^#' -e '^$' "$PATCHES/series" || true; } | awk '{ print $1 }' > "$tmp/series"
+checkpatch_each() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	(cd "$TREE" && xargs -P "$1" -I{} \
+		sh -c './scripts/checkpatch.pl --strict --no-signoff --terse --show-types "$1/$2" > "$3/$2" 2>&1 || true' \
+		sh "$PATCHES" {} "$tmp")
+}
+head -n 1 "$tmp/series" | checkpatch_each 1
+tail -n +2 "$tmp/series" | checkpatch_each "$(nproc)"
+
 fail=0 n=0
-while read -r p _; do
-	case "$p" in ''|\#*) continue ;; esac
+while read -r p; do
 	n=$((n + 1))
-	# Patches carry Assisted-by and no Signed-off-by: the mail step signs.
-	msgs=$(cd "$TREE"
-	       ./scripts/checkpatch.pl --strict --no-signoff --terse --show-types \
-		       "$PATCHES/$p" 2>&1 | grep -E ': (ERROR|WARNING|CHECK):' || true)
+	msgs=$(grep -E ': (ERROR|WARNING|CHECK):' "$tmp/$p" || true)
 	while IFS= read -r m; do
 		[ -n "$m" ] || continue
 		why=''
@@ -36,7 +49,7 @@ while read -r p _; do
 			fail=1
 		fi
 	done <<< "$msgs"
-done < "$PATCHES/series"
+done < "$tmp/series"
 
 [ "$fail" = 0 ] || die "checkpatch --strict: fix the messages above, or justify them in patches/checkpatch.allow"
 echo "checkpatch --strict: $n patches clean"

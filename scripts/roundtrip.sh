@@ -31,6 +31,8 @@ if [ -z "$mbox" ]; then
 		{ cat "$BUILD/roundtrip.send.log"; die "send.sh local failed"; }
 	info "send-local: $(tail -n 1 "$BUILD/roundtrip.send.log" | sed 's/^ *//')"
 	mbox=$SENT_MBOX
+	# What it was made of, for the tamper self-test to reuse it.
+	series_stamp > "$BUILD/roundtrip/series.stamp"
 fi
 [ -s "$mbox" ] || die "$mbox: no such mbox (make -f Makefile.series send-local)"
 submitter

@@ -486,6 +486,21 @@ static bool aslr__overlaid_delta(struct aslr *aslr, struct machine *machine, int
 	return remap;
 }
 
+/*
+ * A mapping moved to where it would wrap around the end of the address
+ * space (a length no mapping has: the canonical layout may start above the
+ * original, the kernel's starts near the top) would be a map that ends
+ * before it starts, which perf refuses to read.
+ */
+static int aslr__check_fits(u64 new_start, u64 len, u64 file_offset)
+{
+	if (new_start + len >= new_start)
+		return 0;
+	aslr__err(file_offset, "a mapping of %#llx bytes doesn't fit at %#llx, the file is corrupt",
+		  (unsigned long long)len, (unsigned long long)new_start);
+	return -ERANGE;
+}
+
 static int aslr__check_mmap(union perf_event *event, struct perf_sample *sample,
 			    const char *filename, u64 len)
 {
@@ -627,6 +642,8 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		aslr__count_dropped(aslr, event->header.type, "not a mapping perf tracks");
 		return 0;
 	}
+	if (!err)
+		err = aslr__check_fits(start + delta, len, sample->file_offset);
 	if (err)
 		return err;
 
@@ -710,6 +727,8 @@ static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
 		aslr__count_dropped(aslr, event->header.type, "not a mapping perf tracks");
 		return 0;
 	}
+	if (!err)
+		err = aslr__check_fits(addr + delta, len, sample->file_offset);
 	if (err)
 		return err;
 

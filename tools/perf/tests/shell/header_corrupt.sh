@@ -147,6 +147,36 @@ check_feature "event count" EVENT_DESC 12 0 0xffffffff 4
 check_feature "attr size" EVENT_DESC 12 12 0 4 "corrupt event description"
 # HEADER_NUMA_TOPOLOGY: 4 G nodes.
 check_feature "node count" NUMA_TOPOLOGY 14 0 0xffffffff 4
+# HEADER_NUMA_TOPOLOGY: two nodes in the room of the one recorded, the
+# first whole (CPU list "0"), the second with a CPU list of 64 KB: refused,
+# without leaking the CPU map of the first (make asan).
+check_numa_nodes() {
+	local off ret=0
+
+	off=$(feature_offset 14)
+	if [ -z "${off}" ]; then
+		echo "NUMA_TOPOLOGY: not in this recording, not checked"
+		return
+	fi
+	cp "${data}" "${bad}"
+	# Nodes: number, memory total and free, CPU list (length, string).
+	write_le "${off}" 2 4
+	write_le $((off + 24)) 8 4
+	write_le $((off + 28)) 0x30 8
+	write_le $((off + 36)) 1 4
+	write_le $((off + 56)) 0xffff 4
+	perf report -i "${bad}" --header-only -v > "${log}" 2>&1 || ret=$?
+	if [ "${ret}" != 0 ] || ! grep -q "65535 items of 1 bytes past its end" "${log}"; then
+		tail -n 5 "${log}"
+		echo "NUMA_TOPOLOGY node with a corrupt CPU list:" \
+		     "not refused (exit ${ret}) [Failed]"
+		err=1
+	else
+		echo "NUMA_TOPOLOGY node with a corrupt CPU list: refused"
+	fi
+}
+
+check_numa_nodes
 # HEADER_CACHE: after its version, 4 G caches.
 check_feature "cache count" CACHE 20 4 0xffffffff 4
 # HEADER_MEM_TOPOLOGY: after version and block size, 2^61 + 1 nodes, whose
@@ -236,19 +266,18 @@ check_aslr_refuses() {
 	fi
 }
 
-# A PERF_RECORD_FORK (sample_id_all) cut to its fixed part (32 bytes:
-# header, pid, ppid, tid, ptid, time), the rest made a record of its own:
-# the sample id fields at its end, read backwards, are not in it.  perf
-# report names the record, perf inject --aslr fails and leaves no output
-# (perf took fields of the fork, or from before it, for its sample id).
+# The first record of type $1 cut to $2 bytes, the rest made a record of
+# its own: perf report names the record (with message $4 if given), perf
+# inject --aslr fails and leaves no output; $3 says what is missing.
 check_short_record() {
+	local type=$1 cut=$2 what="$3" msg="${4:-failed to process type: $1}"
 	local off size ret=0 want
 
 	off=$(read_le 40 8)
-	while [ "$(read_le "${off}" 4)" != 7 ]; do
+	while [ "$(read_le "${off}" 4)" != "${type}" ]; do
 		size=$(read_le $((off + 6)) 2)
 		if [ "${size}" = 0 ]; then
-			echo "no PERF_RECORD_FORK in the recording [Failed]"
+			echo "no record of type ${type} in the recording [Failed]"
 			err=1
 			return
 		fi
@@ -256,22 +285,30 @@ check_short_record() {
 	done
 	size=$(read_le $((off + 6)) 2)
 	cp "${data}" "${bad}"
-	write_le $((off + 6)) 32 2
+	write_le $((off + 6)) "${cut}" 2
 	# The rest: PERF_RECORD_FINISHED_ROUND (68), whose payload is ignored.
-	write_le $((off + 32)) 68 4
-	write_le $((off + 38)) $((size - 32)) 2
+	write_le $((off + cut)) 68 4
+	write_le $((off + cut + 6)) $((size - cut)) 2
 	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
-	want="$(printf '%#x' "${off}") \\[0x20\\]: failed to process type: 7"
+	want="$(printf '%#x \\[%#x\\]' "${off}" "${cut}"): ${msg}"
 	if killed "${ret}" || ! grep -q "${want}" "${log}"; then
 		tail -n 5 "${log}"
-		echo "FORK record too short for its sample id: not reported [Failed]"
+		echo "${what}: not reported [Failed]"
 		err=1
 		return
 	fi
-	check_aslr_refuses "FORK record too short for its sample id"
+	check_aslr_refuses "${what}"
 }
 
-check_short_record
+# A PERF_RECORD_FORK (7, sample_id_all) cut to its fixed part (32 bytes:
+# header, pid, ppid, tid, ptid, time): the sample id fields at its end,
+# read backwards, are not in it (perf took fields of the fork, or from
+# before it, for its sample id).
+check_short_record 7 32 "FORK record too short for its sample id"
+# A PERF_RECORD_MMAP2 (10) cut within its fixed fields (the address, the
+# length, the file offset at 24): perf read the rest from the next record.
+check_short_record 10 40 "MMAP2 record too short for its fields" \
+	"record of type 10 too short for its fields or string"
 
 # The data section said 4 bytes shorter: its last record crosses its end.
 # perf report and perf inject --aslr refuse it, saying where (perf unmapped

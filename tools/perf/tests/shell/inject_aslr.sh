@@ -459,9 +459,10 @@ open(sys.argv[2], "wb").write(d)' "${d}/orig.data" "${d}/wrapped.data"
 }
 
 # Corrupt a pipe mode file: the first MMAP2 gets len 0 (mmap) or a file name
-# without NUL (filename), the first SAMPLE a callchain nr too big
-# (callchain), or the attr claims a branch stack that the samples don't
-# have (branch).
+# without NUL (filename), or becomes a KSYMBOL of 4 GB at its user space
+# address, which the canonical layout of the kernel can't hold (ksymbol);
+# the first SAMPLE a callchain nr too big (callchain), or the attr claims a
+# branch stack that the samples don't have (branch).
 corrupt() {
 	python3 - "$1" "$2" "$3" <<'PYEOF'
 import struct
@@ -482,6 +483,12 @@ while pos + 8 <= len(data):
             break
     if what == "mmap" and ev_type == 10:  # MMAP2: pid, tid, start, len
         struct.pack_into("<Q", data, pos + 24, 0)
+        break
+    if what == "ksymbol" and ev_type == 10:
+        # KSYMBOL (17): addr, len (u32), BPF type (1), flags, name "x"
+        start = struct.unpack_from("<Q", data, pos + 16)[0]
+        struct.pack_into("<I", data, pos, 17)
+        struct.pack_into("<QIHH2s", data, pos + 8, start, 0xf0000000, 1, 0, b"x")
         break
     if what == "filename" and ev_type == 10:  # the name starts at 72
         data[pos + 72:pos + size] = b"A" * (size - 72)
@@ -505,13 +512,14 @@ test_corrupt() {
 	mkdir "${d}"
 	perf record -q --no-bpf-event -o - -e task-clock:u -g -- perf test -w noploop 1 \
 		2> /dev/null > "${d}/orig.pipe"
-	for what in mmap filename callchain branch; do
+	for what in mmap filename ksymbol callchain branch; do
 		corrupt "${what}" "${d}/orig.pipe" "${d}/${what}.pipe"
 		if perf inject --aslr -i - -o "${d}/${what}.data" < "${d}/${what}.pipe" \
 			2> "${d}/${what}.err"; then
 			fail "corrupt ${what} accepted"
 		fi
-		if ! grep -q "file offset" "${d}/${what}.err"; then
+		# --aslr's "file offset N", or the reader's "N [SIZE]: "
+		if ! grep -q "file offset\|^0x[0-9a-f]* \[0x[0-9a-f]*\]: " "${d}/${what}.err"; then
 			fail "corrupt ${what}: no error naming the file offset"
 			cat "${d}/${what}.err"
 		fi

@@ -310,6 +310,59 @@ check_short_record 7 32 "FORK record too short for its sample id"
 check_short_record 10 40 "MMAP2 record too short for its fields" \
 	"record of type 10 too short for its fields or string"
 
+# The first PERF_RECORD_FORK made an AUXTRACE (71) followed by $1 bytes of
+# data, more than the file holds: perf inject --aslr, which skips the data,
+# refuses it and ends.  2^63 + 256 MB, negative as the s64 a tool returns it
+# in, was cut to a positive int: perf read the record again and again; 256
+# MB made perf skip the rest of the file and exit 0.
+check_auxtrace_size() {
+	local size=$1 off ret=0
+
+	off=$(read_le 40 8)
+	while [ "$(read_le "${off}" 4)" != 7 ]; do
+		off=$((off + $(read_le $((off + 6)) 2)))
+	done
+	cp "${data}" "${bad}"
+	write_le "${off}" 71 4
+	write_le $((off + 8)) "${size}" 8
+	timeout 60 perf inject --aslr -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
+	if [ "${ret}" = 0 ] || [ "${ret}" = 124 ] || killed "${ret}" || [ -e "${out}" ]; then
+		tail -n 3 "${log}"
+		echo "AUXTRACE of ${size} bytes: perf inject --aslr exit ${ret} [Failed]"
+		err=1
+	else
+		echo "AUXTRACE of ${size} bytes: refused"
+	fi
+	rm -f "${out}"
+}
+
+check_auxtrace_size 0x8000000010000000
+check_auxtrace_size 0x10000000
+
+# The first id of the PERF_RECORD_ID_INDEX (69) of a system-wide recording
+# made one of no event: perf report refuses the file, perf inject --aslr,
+# which wrote the index as it was, too (its output was as unreadable).
+check_id_index() {
+	local off size
+
+	off=$(read_le 40 8)
+	while [ "$(read_le "${off}" 4)" != 69 ]; do
+		size=$(read_le $((off + 6)) 2)
+		if [ "${size}" = 0 ]; then
+			echo "no PERF_RECORD_ID_INDEX in the recording [Failed]"
+			err=1
+			return
+		fi
+		off=$((off + size))
+	done
+	cp "${data}" "${bad}"
+	# header, nr, then the entries: id, idx, cpu, tid
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "ID_INDEX with an id of no event"
+}
+
+check_id_index
+
 # The data section said 4 bytes shorter: its last record crosses its end.
 # perf report and perf inject --aslr refuse it, saying where (perf unmapped
 # the data to map the record again, under the events it had queued).

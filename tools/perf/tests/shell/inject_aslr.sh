@@ -375,6 +375,35 @@ test_tracepoints() {
 			grep -q "TRACING_DATA: .*dropped (printk formats"; then
 		fail "tp: perf inject -v doesn't say the printk formats were dropped"
 	fi
+	test_tracing_data_size "${d}"
+}
+
+# A pipe whose tracing data record says 3.75 GB: refused as truncated,
+# without allocating what it says (under a 1 GB address space limit, where
+# perf runs: not with ASan).
+test_tracing_data_size() {
+	local d=$1
+
+	"${audit_python}" -c '
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pos = 16
+while pos + 8 <= len(d):
+    typ, _, size = struct.unpack_from("<IHH", d, pos)
+    if typ == 66:  # PERF_RECORD_HEADER_TRACING_DATA: its size at 8
+        struct.pack_into("<I", d, pos + 8, 0xf0000000)
+        break
+    pos += size
+open(sys.argv[2], "wb").write(d)' "${d}/orig.pipe" "${d}/big.pipe"
+	if ! (ulimit -v 1048576 && perf version) > /dev/null 2>&1; then
+		echo "Skip tracing data size: perf doesn't run in 1 GB of address space (ASan?)"
+	elif (ulimit -v 1048576 && perf inject --aslr -i - -o "${d}/big.data" \
+			< "${d}/big.pipe" 2> "${d}/big.err"); then
+		fail "tp: tracing data of 3.75 GB in a pipe accepted"
+	elif ! grep -q "The tracing data of 4026531840 bytes is truncated" "${d}/big.err"; then
+		fail "tp: tracing data of 3.75 GB in a pipe: no clear error"
+		cat "${d}/big.err"
+	fi
 }
 
 # A perf.data directory (perf record --threads) without kcore: rewritten
@@ -462,7 +491,9 @@ open(sys.argv[2], "wb").write(d)' "${d}/orig.data" "${d}/wrapped.data"
 # without NUL (filename), or becomes a KSYMBOL of 4 GB at its user space
 # address, which the canonical layout of the kernel can't hold (ksymbol);
 # the first SAMPLE a callchain nr too big (callchain), or the attr claims a
-# branch stack that the samples don't have (branch).
+# branch stack that the samples don't have (branch), or a physical address
+# after their callchain (phys), or a branch call stack (LBR) without asking
+# for the branch stack (lbr).
 corrupt() {
 	python3 - "$1" "$2" "$3" <<'PYEOF'
 import struct
@@ -480,6 +511,13 @@ while pos + 8 <= len(data):
         sample_type = struct.unpack_from("<Q", data, pos + 8 + 24)[0]
         if what == "branch":  # PERF_SAMPLE_BRANCH_STACK
             struct.pack_into("<Q", data, pos + 8 + 24, sample_type | (1 << 11))
+            break
+        if what == "phys":  # PERF_SAMPLE_PHYS_ADDR
+            struct.pack_into("<Q", data, pos + 8 + 24, sample_type | (1 << 19))
+            break
+        if what == "lbr":  # branch_sample_type: PERF_SAMPLE_BRANCH_CALL_STACK
+            bst = struct.unpack_from("<Q", data, pos + 8 + 72)[0]
+            struct.pack_into("<Q", data, pos + 8 + 72, bst | (1 << 11))
             break
     if what == "mmap" and ev_type == 10:  # MMAP2: pid, tid, start, len
         struct.pack_into("<Q", data, pos + 24, 0)
@@ -512,7 +550,7 @@ test_corrupt() {
 	mkdir "${d}"
 	perf record -q --no-bpf-event -o - -e task-clock:u -g -- perf test -w noploop 1 \
 		2> /dev/null > "${d}/orig.pipe"
-	for what in mmap filename ksymbol callchain branch; do
+	for what in mmap filename ksymbol callchain branch phys; do
 		corrupt "${what}" "${d}/orig.pipe" "${d}/${what}.pipe"
 		if perf inject --aslr -i - -o "${d}/${what}.data" < "${d}/${what}.pipe" \
 			2> "${d}/${what}.err"; then
@@ -527,6 +565,12 @@ test_corrupt() {
 			fail "corrupt ${what}: output left behind on error"
 		fi
 	done
+	# No branch stack in the samples: their callchains are plain ones.
+	corrupt lbr "${d}/orig.pipe" "${d}/lbr.pipe"
+	if ! perf inject --aslr -i - -o "${d}/lbr.data" < "${d}/lbr.pipe" 2> "${d}/lbr.err"; then
+		fail "LBR call stack without branch stack: perf inject --aslr failed"
+		cat "${d}/lbr.err"
+	fi
 }
 
 test_refused() {

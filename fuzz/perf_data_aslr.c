@@ -205,10 +205,15 @@ static int audit__read(struct audit *audit, const char *path)
 	struct perf_session *session;
 	int err;
 
-	perf_tool__init(&audit->tool, /*ordered_events=*/false);
+	/* In time order, as perf report: a pipe may hold events before the attr */
+	perf_tool__init(&audit->tool, /*ordered_events=*/true);
 	audit->tool.mmap = audit__mmap;
 	audit->tool.mmap2 = audit__mmap2;
 	audit->tool.sample = audit__sample;
+	/* The events of a pipe, as perf report reads them */
+	audit->tool.attr = perf_event__process_attr;
+	audit->tool.event_update = perf_event__process_event_update;
+	audit->tool.id_index = perf_event__process_id_index;
 	session = perf_session__new(&data, &audit->tool);
 	if (IS_ERR(session))
 		return PTR_ERR(session);

@@ -363,6 +363,63 @@ check_id_index() {
 
 check_id_index
 
+# The first records of the data section made a PERF_RECORD_HEADER_ATTR (64,
+# as in a pipe: the attr of the first event with a new id) and a
+# PERF_RECORD_FINISHED_ROUND (68) over the rest of them: perf inject adds
+# the event, whose attr doesn't fit before the data it copied; it refuses
+# to write the header (it wrote the attrs over the start of the data).
+check_attr_in_data() {
+	local attrs attr_size off size=0 ret=0
+
+	attrs=$(read_le 24 8)
+	attr_size=$(read_le $((attrs + 4)) 4)
+	off=$(read_le 40 8)
+	while [ "${size}" -lt $((8 + attr_size + 8 + 8)) ]; do
+		size=$((size + $(read_le $((off + size + 6)) 2)))
+	done
+	cp "${data}" "${bad}"
+	write_le "${off}" 64 4
+	write_le $((off + 6)) $((8 + attr_size + 8)) 2
+	dd if="${data}" of="${bad}" bs=1 skip="${attrs}" seek=$((off + 8)) \
+		count="${attr_size}" conv=notrunc status=none
+	write_le $((off + 8 + attr_size)) 0x7777 8
+	off=$((off + 8 + attr_size + 8))
+	write_le "${off}" 68 4
+	write_le $((off + 6)) $((size - 8 - attr_size - 8)) 2
+	perf inject -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
+	if [ "${ret}" = 0 ] || killed "${ret}" ||
+	   ! grep -q "Can't write the header: the event attributes end at" "${log}"; then
+		tail -n 3 "${log}"
+		echo "an attr record in the data of a file: perf inject exit ${ret} [Failed]"
+		err=1
+	else
+		echo "an attr record in the data of a file: refused"
+	fi
+	rm -f "${out}"
+}
+
+check_attr_in_data
+
+# The attr size in the file header bigger than the attrs section: no attr
+# is read, perf report showed no sample and exited 0, perf inject wrote to
+# an empty event list as if to an event.  Both refuse the file.
+check_attr_size() {
+	local ret=0
+
+	cp "${data}" "${bad}"
+	write_le 16 $(($(read_le 32 8) + 8)) 8
+	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
+	if [ "${ret}" = 0 ] || killed "${ret}" || ! grep -q "holds no whole attrs" "${log}"; then
+		tail -n 3 "${log}"
+		echo "attr size bigger than the attrs section: perf report exit ${ret} [Failed]"
+		err=1
+		return
+	fi
+	check_aslr_refuses "attr size bigger than the attrs section"
+}
+
+check_attr_size
+
 # The data section said 4 bytes shorter: its last record crosses its end.
 # perf report and perf inject --aslr refuse it, saying where (perf unmapped
 # the data to map the record again, under the events it had queued).

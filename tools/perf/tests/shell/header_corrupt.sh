@@ -266,6 +266,24 @@ check_aslr_refuses() {
 	fi
 }
 
+# The file offset of the first record of type $1 in the data section of
+# ${data}, empty if there is none.
+record_offset() {
+	local off end size
+
+	off=$(read_le 40 8)
+	end=$((off + $(read_le 48 8)))
+	while [ "${off}" -lt "${end}" ]; do
+		if [ "$(read_le "${off}" 4)" = "$1" ]; then
+			echo "${off}"
+			return
+		fi
+		size=$(read_le $((off + 6)) 2)
+		[ "${size}" != 0 ] || return
+		off=$((off + size))
+	done
+}
+
 # The first record of type $1 cut to $2 bytes, the rest made a record of
 # its own: perf report names the record (with message $4 if given), perf
 # inject --aslr fails and leaves no output; $3 says what is missing.
@@ -273,16 +291,12 @@ check_short_record() {
 	local type=$1 cut=$2 what="$3" msg="${4:-failed to process type: $1}"
 	local off size ret=0 want
 
-	off=$(read_le 40 8)
-	while [ "$(read_le "${off}" 4)" != "${type}" ]; do
-		size=$(read_le $((off + 6)) 2)
-		if [ "${size}" = 0 ]; then
-			echo "no record of type ${type} in the recording [Failed]"
-			err=1
-			return
-		fi
-		off=$((off + size))
-	done
+	off=$(record_offset "${type}")
+	if [ -z "${off}" ]; then
+		echo "no record of type ${type} in the recording [Failed]"
+		err=1
+		return
+	fi
 	size=$(read_le $((off + 6)) 2)
 	cp "${data}" "${bad}"
 	write_le $((off + 6)) "${cut}" 2
@@ -318,10 +332,12 @@ check_short_record 10 40 "MMAP2 record too short for its fields" \
 check_auxtrace_size() {
 	local size=$1 off ret=0
 
-	off=$(read_le 40 8)
-	while [ "$(read_le "${off}" 4)" != 7 ]; do
-		off=$((off + $(read_le $((off + 6)) 2)))
-	done
+	off=$(record_offset 7)
+	if [ -z "${off}" ]; then
+		echo "no PERF_RECORD_FORK in the recording [Failed]"
+		err=1
+		return
+	fi
 	cp "${data}" "${bad}"
 	write_le "${off}" 71 4
 	write_le $((off + 8)) "${size}" 8
@@ -343,18 +359,14 @@ check_auxtrace_size 0x10000000
 # made one of no event: perf report refuses the file, perf inject --aslr,
 # which wrote the index as it was, too (its output was as unreadable).
 check_id_index() {
-	local off size
+	local off
 
-	off=$(read_le 40 8)
-	while [ "$(read_le "${off}" 4)" != 69 ]; do
-		size=$(read_le $((off + 6)) 2)
-		if [ "${size}" = 0 ]; then
-			echo "no PERF_RECORD_ID_INDEX in the recording [Failed]"
-			err=1
-			return
-		fi
-		off=$((off + size))
-	done
+	off=$(record_offset 69)
+	if [ -z "${off}" ]; then
+		echo "no PERF_RECORD_ID_INDEX in the recording [Failed]"
+		err=1
+		return
+	fi
 	cp "${data}" "${bad}"
 	# header, nr, then the entries: id, idx, cpu, tid
 	write_le $((off + 16)) 0xdeadbeef 8

@@ -284,6 +284,16 @@ record_offset() {
 	done
 }
 
+# Set ${off} (a local of the caller) to the file offset of the first record
+# of type $1 of ${data}; if there is none, fail saying there is no $2.
+find_record() {
+	off=$(record_offset "$1")
+	[ -z "${off}" ] || return 0
+	echo "no $2 in the recording [Failed]"
+	err=1
+	return 1
+}
+
 # The first record of type $1 cut to $2 bytes, the rest made a record of
 # its own: perf report names the record (with message $4 if given), perf
 # inject --aslr fails and leaves no output; $3 says what is missing.
@@ -291,12 +301,7 @@ check_short_record() {
 	local type=$1 cut=$2 what="$3" msg="${4:-failed to process type: $1}"
 	local off size ret=0 want
 
-	off=$(record_offset "${type}")
-	if [ -z "${off}" ]; then
-		echo "no record of type ${type} in the recording [Failed]"
-		err=1
-		return
-	fi
+	find_record "${type}" "record of type ${type}" || return
 	size=$(read_le $((off + 6)) 2)
 	cp "${data}" "${bad}"
 	write_le $((off + 6)) "${cut}" 2
@@ -332,12 +337,7 @@ check_short_record 10 40 "MMAP2 record too short for its fields" \
 check_auxtrace_size() {
 	local size=$1 off ret=0
 
-	off=$(record_offset 7)
-	if [ -z "${off}" ]; then
-		echo "no PERF_RECORD_FORK in the recording [Failed]"
-		err=1
-		return
-	fi
+	find_record 7 PERF_RECORD_FORK || return
 	cp "${data}" "${bad}"
 	write_le "${off}" 71 4
 	write_le $((off + 8)) "${size}" 8
@@ -361,12 +361,7 @@ check_auxtrace_size 0x10000000
 check_id_index() {
 	local off
 
-	off=$(record_offset 69)
-	if [ -z "${off}" ]; then
-		echo "no PERF_RECORD_ID_INDEX in the recording [Failed]"
-		err=1
-		return
-	fi
+	find_record 69 PERF_RECORD_ID_INDEX || return
 	cp "${data}" "${bad}"
 	# header, nr, then the entries: id, idx, cpu, tid
 	write_le $((off + 16)) 0xdeadbeef 8

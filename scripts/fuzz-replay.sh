@@ -10,7 +10,11 @@ set -euo pipefail
 while read -r name _; do
 	inputs=("$TOP/fuzz/corpus/$name"/*)
 	[ -e "${inputs[0]}" ] || die "$name: fuzz/corpus/$name/ is empty"
-	"$BUILD/fuzz/$name-replay" "${inputs[@]}" > /dev/null ||
-		die "$name: the corpus does not replay clean"
+	# perf's warnings on corrupt inputs go to a log, shown on a failure.
+	log=$BUILD/fuzz/$name-replay.log
+	if ! "$BUILD/fuzz/$name-replay" "${inputs[@]}" > /dev/null 2> "$log"; then
+		tail -n 20 "$log" >&2
+		die "$name: the corpus does not replay clean (log: $log)"
+	fi
 	info "$name: ${#inputs[@]} inputs replayed clean"
 done < <(fuzz_harnesses)

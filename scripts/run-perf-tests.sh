@@ -33,6 +33,18 @@ skip_reason() {
 	echo "${why:-no reason given}"
 }
 
+# What a failed test said, for a CI log that is all one gets: its own
+# "FAIL" lines (not perf test's verdict), else its last lines.
+fail_excerpt() {
+	local log=$1 lines line
+
+	lines=$(grep 'FAIL' "$log" | grep -v ': FAILED!$' | head -n 20 || true)
+	[ -n "$lines" ] || lines=$(tail -n 20 "$log")
+	while IFS= read -r line; do
+		echo "      | $line"
+	done <<< "$lines"
+}
+
 # Shell tests run "perf" from PATH: make it the perf under test.
 PATH="$(dirname "$perf"):$PATH"
 export PATH
@@ -58,13 +70,17 @@ while IFS= read -r desc; do
 	results=$(awk -f "$TOP/scripts/perf-test-results.awk" "$log")
 	if [ -z "$results" ]; then
 		echo "FAIL  perf test: $desc (no result, log: $log)"
+		fail_excerpt "$log"
 		continue
 	fi
 	while IFS=$'\t' read -r result name reason; do
 		case "$result" in
 		Ok) echo "PASS  perf test: $name (${secs}s)" ;;
 		Skip) echo "SKIP  perf test: $name (${reason:-$(skip_reason "$desc" "$log")})" ;;
-		*) echo "FAIL  perf test: $name (log: $log)" ;;
+		*)
+			echo "FAIL  perf test: $name (log: $log)"
+			fail_excerpt "$log"
+			;;
 		esac
 	done <<< "$results"
 done <<< "$wanted"

@@ -266,22 +266,26 @@ check_aslr_refuses() {
 	fi
 }
 
-# The file offset of the first record of type $1 in the data section of
-# ${data}, empty if there is none.
-record_offset() {
-	local off end size
+# The file offset of the first record of type $1 of file $2 from offset $3
+# to $4, empty if there is none.
+first_record() {
+	local type=$1 file=$2 off=$3 end=$4 size
 
-	off=$(read_le 40 8)
-	end=$((off + $(read_le 48 8)))
 	while [ "${off}" -lt "${end}" ]; do
-		if [ "$(read_le "${off}" 4)" = "$1" ]; then
+		if [ "$(read_le "${off}" 4 "${file}")" = "${type}" ]; then
 			echo "${off}"
 			return
 		fi
-		size=$(read_le $((off + 6)) 2)
+		size=$(read_le $((off + 6)) 2 "${file}")
 		[ "${size}" != 0 ] || return
 		off=$((off + size))
 	done
+}
+
+# The file offset of the first record of type $1 in the data section of
+# ${data}, empty if there is none.
+record_offset() {
+	first_record "$1" "${data}" "$(read_le 40 8)" $(($(read_le 40 8) + $(read_le 48 8)))
 }
 
 # Set ${off} (a local of the caller) to the file offset of the first record
@@ -449,6 +453,128 @@ check_data_end() {
 }
 
 check_data_end
+
+# ${bad}: what command $@ writes to its standard output, a pipe of perf.data;
+# if it fails, fail saying so.
+pipe_of() {
+	if "$@" > "${bad}" 2> "${log}"; then
+		return 0
+	fi
+	tail -n 5 "${log}"
+	echo "$*: failed [Failed]"
+	err=1
+	return 1
+}
+
+# Set ${off} (a local of the caller) to the file offset of the first record
+# of type $1 of the pipe ${bad} after offset $2 (the pipe header by
+# default); if there is none, fail saying there is no $3.
+find_pipe_record() {
+	off=$(first_record "$1" "${bad}" "${2:-16}" "$(stat -c %s "${bad}")")
+	[ -z "${off}" ] || return 0
+	echo "no $3 in the pipe [Failed]"
+	err=1
+	return 1
+}
+
+# The second event of a pipe of two lost PERF_SAMPLE_ID and IDENTIFIER from
+# its sample type: the samples of the two can't be told apart.  perf report and
+# perf inject --aslr refuse the pipe as they refuse such a file (perf
+# inject --aslr wrote the events into a file header, the file unreadable).
+check_pipe_sample_types() {
+	local off type ret=0
+
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	find_pipe_record 64 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
+		"second PERF_RECORD_HEADER_ATTR" || return
+	# the sample type, at 24 in the attr, after the header of the record
+	type=$(read_le $((off + 32)) 8 "${bad}")
+	write_le $((off + 32)) $((type & ~(1 << 6 | 1 << 16))) 8
+	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
+	if killed "${ret}" || ! grep -q "non matching sample_type" "${log}"; then
+		tail -n 5 "${log}"
+		echo "pipe of events whose sample types don't match: not reported [Failed]"
+		err=1
+		return
+	fi
+	check_aslr_refuses "pipe of events whose sample types don't match"
+}
+
+check_pipe_sample_types
+
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of two events made one of
+# no event (its id at 16; of one event, any id is of that one): perf report
+# refuses it, perf inject --aslr too (it passed it on, its output as
+# unreadable).
+check_event_update() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "EVENT_UPDATE of no event"
+}
+
+check_event_update
+
+# A pipe of perf stat record whose PERF_RECORD_THREAD_MAP (73) and
+# PERF_RECORD_STAT (76) are made PERF_RECORD_FINISHED_ROUND (68, whose
+# payload is ignored): its stat round comes before the counters are set up.
+# perf script and perf stat report refuse it (they died of SIGSEGV).
+check_stat_round() {
+	local off type cmd ret
+
+	pipe_of perf stat record -o - -e task-clock -- true || return
+	for type in 73 76; do
+		find_pipe_record "${type}" 16 "record of type ${type}" || return
+		write_le "${off}" 68 4
+	done
+	for cmd in script "stat report"; do
+		ret=0
+		# shellcheck disable=SC2086
+		perf ${cmd} -i "${bad}" > "${log}" 2>&1 || ret=$?
+		if [ "${ret}" = 0 ] || killed "${ret}" ||
+		   ! grep -q "A stat round before the thread and CPU maps" "${log}"; then
+			tail -n 5 "${log}"
+			echo "stat round before the maps: perf ${cmd} exit ${ret} [Failed]"
+			err=1
+		else
+			echo "stat round before the maps: perf ${cmd} refuses it"
+		fi
+	done
+}
+
+check_stat_round
+
+# The first PERF_RECORD_COMM (3) of a pipe moved before its attrs: perf report
+# and perf inject --aslr refuse it (they took the list head of the empty
+# event list for its first event).
+check_record_before_attr() {
+	local off size want ret=0
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 3 16 PERF_RECORD_COMM || return
+	size=$(read_le $((off + 6)) 2 "${bad}")
+	want=" $(printf '\\[%#x\\]' "${size}"): failed to process type: 3"
+	{
+		head -c 16 "${bad}"
+		tail -c +$((off + 1)) "${bad}" | head -c "${size}"
+		head -c "${off}" "${bad}" | tail -c +17
+		tail -c +$((off + size + 1)) "${bad}"
+	} > "${out}"
+	mv "${out}" "${bad}"
+	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
+	if killed "${ret}" || ! grep -q "${want}" "${log}"; then
+		tail -n 5 "${log}"
+		echo "COMM before the attrs of a pipe: not reported [Failed]"
+		err=1
+		return
+	fi
+	check_aslr_refuses "COMM before the attrs of a pipe"
+}
+
+check_record_before_attr
 
 cleanup
 exit ${err}

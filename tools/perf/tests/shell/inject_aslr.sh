@@ -19,6 +19,12 @@ for py in python3 /usr/bin/python3; do
 done
 tmpdir=$(mktemp -d /tmp/perf-inject-aslr.XXXXXX)
 
+# The build-ids of the recordings go to a cache of the test's own: the
+# reports find [vdso] there, whatever HOME is (or if it isn't set).
+perf() {
+	command perf --buildid-dir "${tmpdir}/debug" "$@"
+}
+
 cleanup() {
 	rm -rf "${tmpdir}"
 	trap - EXIT TERM INT

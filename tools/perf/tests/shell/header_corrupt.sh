@@ -266,6 +266,21 @@ check_aslr_refuses() {
 	fi
 }
 
+# perf report of ${bad} says $2 (a grep pattern) and doesn't die, perf
+# inject --aslr refuses it; $1 names the case.
+check_refused() {
+	local what=$1 want=$2 ret=0
+
+	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
+	if killed "${ret}" || ! grep -q -- "${want}" "${log}"; then
+		tail -n 5 "${log}"
+		echo "${what}: not reported [Failed]"
+		err=1
+		return
+	fi
+	check_aslr_refuses "${what}"
+}
+
 # The file offset of the first record of type $1 of file $2 from offset $3
 # to $4, empty if there is none.
 first_record() {
@@ -303,7 +318,7 @@ find_record() {
 # inject --aslr fails and leaves no output; $3 says what is missing.
 check_short_record() {
 	local type=$1 cut=$2 what="$3" msg="${4:-failed to process type: $1}"
-	local off size ret=0 want
+	local off size
 
 	find_record "${type}" "record of type ${type}" || return
 	size=$(read_le $((off + 6)) 2)
@@ -312,15 +327,7 @@ check_short_record() {
 	# The rest: PERF_RECORD_FINISHED_ROUND (68), whose payload is ignored.
 	write_le $((off + cut)) 68 4
 	write_le $((off + cut + 6)) $((size - cut)) 2
-	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
-	want="$(printf '%#x \\[%#x\\]' "${off}" "${cut}"): ${msg}"
-	if killed "${ret}" || ! grep -q "${want}" "${log}"; then
-		tail -n 5 "${log}"
-		echo "${what}: not reported [Failed]"
-		err=1
-		return
-	fi
-	check_aslr_refuses "${what}"
+	check_refused "${what}" "$(printf '%#x \\[%#x\\]' "${off}" "${cut}"): ${msg}"
 }
 
 # A PERF_RECORD_FORK (7, sample_id_all) cut to its fixed part (32 bytes:
@@ -482,7 +489,7 @@ find_pipe_record() {
 # perf inject --aslr refuse the pipe as they refuse such a file (perf
 # inject --aslr wrote the events into a file header, the file unreadable).
 check_pipe_sample_types() {
-	local off type ret=0
+	local off type
 
 	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
 	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
@@ -491,14 +498,7 @@ check_pipe_sample_types() {
 	# the sample type, at 24 in the attr, after the header of the record
 	type=$(read_le $((off + 32)) 8 "${bad}")
 	write_le $((off + 32)) $((type & ~(1 << 6 | 1 << 16))) 8
-	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
-	if killed "${ret}" || ! grep -q "non matching sample_type" "${log}"; then
-		tail -n 5 "${log}"
-		echo "pipe of events whose sample types don't match: not reported [Failed]"
-		err=1
-		return
-	fi
-	check_aslr_refuses "pipe of events whose sample types don't match"
+	check_refused "pipe of events whose sample types don't match" "non matching sample_type"
 }
 
 check_pipe_sample_types
@@ -551,7 +551,7 @@ check_stat_round
 # and perf inject --aslr refuse it (they took the list head of the empty
 # event list for its first event).
 check_record_before_attr() {
-	local off size want ret=0
+	local off size want
 
 	pipe_of perf record -q -o - -e task-clock:u -- true || return
 	find_pipe_record 3 16 PERF_RECORD_COMM || return
@@ -564,14 +564,7 @@ check_record_before_attr() {
 		tail -c +$((off + size + 1)) "${bad}"
 	} > "${out}"
 	mv "${out}" "${bad}"
-	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
-	if killed "${ret}" || ! grep -q "${want}" "${log}"; then
-		tail -n 5 "${log}"
-		echo "COMM before the attrs of a pipe: not reported [Failed]"
-		err=1
-		return
-	fi
-	check_aslr_refuses "COMM before the attrs of a pipe"
+	check_refused "COMM before the attrs of a pipe" "${want}"
 }
 
 check_record_before_attr

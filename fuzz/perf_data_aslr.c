@@ -34,6 +34,7 @@
 #include "util/data.h"
 #include "util/event.h"
 #include "util/evlist.h"
+#include "util/map.h"
 #include "util/sample.h"
 #include "util/session.h"
 #include "util/tool.h"
@@ -147,7 +148,7 @@ static void audit__add_value(struct audit *audit, u64 value)
 }
 
 static void audit__add_mapping(struct audit *audit, union perf_event *event,
-			       u64 start, u64 len, u64 pgoff)
+			       u64 start, u64 len, u64 pgoff, const char *filename)
 {
 	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
 
@@ -156,8 +157,12 @@ static void audit__add_mapping(struct audit *audit, union perf_event *event,
 	audit__add_value(audit, start);
 	if (len)
 		audit__add_value(audit, start + len - 1);
-	/* A kernel map's pgoff is the address of its text, a file offset else */
-	if (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL)
+	/*
+	 * The pgoff of the kernel text map is the address of its text, of an
+	 * entry trampoline the trampoline's address, a file offset else.
+	 */
+	if ((cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL) &&
+	    (strstr(filename, "]_text") || is_entry_trampoline(filename)))
 		audit__add_value(audit, pgoff);
 }
 
@@ -166,7 +171,8 @@ static int audit__mmap(const struct perf_tool *tool, union perf_event *event,
 		       struct machine *machine __maybe_unused)
 {
 	audit__add_mapping(container_of(tool, struct audit, tool), event,
-			   event->mmap.start, event->mmap.len, event->mmap.pgoff);
+			   event->mmap.start, event->mmap.len, event->mmap.pgoff,
+			   event->mmap.filename);
 	return 0;
 }
 
@@ -175,7 +181,8 @@ static int audit__mmap2(const struct perf_tool *tool, union perf_event *event,
 			struct machine *machine __maybe_unused)
 {
 	audit__add_mapping(container_of(tool, struct audit, tool), event,
-			   event->mmap2.start, event->mmap2.len, event->mmap2.pgoff);
+			   event->mmap2.start, event->mmap2.len, event->mmap2.pgoff,
+			   event->mmap2.filename);
 	return 0;
 }
 

@@ -547,16 +547,17 @@ check_stat_round() {
 
 check_stat_round
 
-# The first PERF_RECORD_COMM (3) of a pipe moved before its attrs: perf report
-# and perf inject --aslr refuse it (they took the list head of the empty
-# event list for its first event).
+# The first record of type $1 (named $2) of a pipe moved before its attrs:
+# perf report and perf inject --aslr refuse it (they took the list head of
+# the empty event list for its first event, and an EVENT_UPDATE wrote its
+# name or unit into the event list).
 check_record_before_attr() {
-	local off size want
+	local type=$1 name=$2 off size want
 
 	pipe_of perf record -q -o - -e task-clock:u -- true || return
-	find_pipe_record 3 16 PERF_RECORD_COMM || return
+	find_pipe_record "${type}" 16 "${name}" || return
 	size=$(read_le $((off + 6)) 2 "${bad}")
-	want=" $(printf '\\[%#x\\]' "${size}"): failed to process type: 3"
+	want=" $(printf '\\[%#x\\]' "${size}"): failed to process type: ${type}"
 	{
 		head -c 16 "${bad}"
 		tail -c +$((off + 1)) "${bad}" | head -c "${size}"
@@ -564,10 +565,48 @@ check_record_before_attr() {
 		tail -c +$((off + size + 1)) "${bad}"
 	} > "${out}"
 	mv "${out}" "${bad}"
-	check_refused "COMM before the attrs of a pipe" "${want}"
+	check_refused "${name} before the attrs of a pipe" "${want}"
 }
 
-check_record_before_attr
+check_record_before_attr 3 PERF_RECORD_COMM
+check_record_before_attr 78 PERF_RECORD_EVENT_UPDATE
+
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe made one of CPUs (type 3
+# at 8), a list (type 0 at 24) of 64 K CPUs in its few bytes: perf report
+# and perf inject --aslr refuse it (they read the CPUs past the record).
+check_event_update_cpus() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 8)) 3 8
+	write_le $((off + 24)) 0 2
+	write_le $((off + 26)) 0xffff 2
+	check_refused "EVENT_UPDATE of 64 K CPUs in a few bytes" \
+		"Corrupt event update record of type 3: .* bytes don't hold it"
+}
+
+check_event_update_cpus
+
+# The event of a pipe made a tracepoint (attr type 2, at 8 in the record),
+# of no format: the pipe has no tracing data.  perf inject --aslr, which
+# writes a file, refuses it (perf can't read a file of a tracepoint event
+# without its format: --aslr wrote one).
+check_tracepoint_without_format() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	write_le $((off + 8)) 2 4
+	check_aslr_refuses "tracepoint event of a pipe without tracing data"
+	if ! grep -q "has no format in its tracing data" "${log}"; then
+		tail -n 3 "${log}"
+		echo "tracepoint event of a pipe without tracing data: no clear error [Failed]"
+		err=1
+	fi
+}
+
+check_tracepoint_without_format
 
 cleanup
 exit ${err}

@@ -10,15 +10,31 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-/* A broken promise of the code under test: report it as a crash. */
+/*
+ * A broken promise of the code under test: report it as a crash.  libFuzzer
+ * reports the abort as a "deadly signal"; in fork mode, which keeps no log
+ * of its jobs, the failed check goes to the file $FUZZ_CHECK_LOG names too.
+ */
+static inline void __attribute__((noreturn))
+fuzz__check_failed(const char *file, int line, const char *cond)
+{
+	const char *path = getenv("FUZZ_CHECK_LOG");
+	FILE *log = path ? fopen(path, "a") : NULL;
+
+	fprintf(stderr, "%s:%d: check failed: %s\n", file, line, cond);
+	if (log) {
+		fprintf(log, "%d %s:%d: check failed: %s\n", (int)getpid(), file, line, cond);
+		fclose(log);
+	}
+	abort();
+}
+
 #define FUZZ_CHECK(cond)							\
 	do {									\
-		if (!(cond)) {							\
-			fprintf(stderr, "%s:%d: check failed: %s\n",		\
-				__FILE__, __LINE__, #cond);			\
-			abort();						\
-		}								\
+		if (!(cond))							\
+			fuzz__check_failed(__FILE__, __LINE__, #cond);		\
 	} while (0)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -300,7 +300,10 @@ first_record() {
 # The file offset of the first record of type $1 in the data section of
 # ${data}, empty if there is none.
 record_offset() {
-	first_record "$1" "${data}" "$(read_le 40 8)" $(($(read_le 40 8) + $(read_le 48 8)))
+	local start
+
+	start=$(read_le 40 8)
+	first_record "$1" "${data}" "${start}" $((start + $(read_le 48 8)))
 }
 
 # Set ${off} (a local of the caller) to the file offset of the first record

@@ -34,11 +34,12 @@ skip_reason() {
 }
 
 # What a failed test said, for a CI log that is all one gets: its own
-# "FAIL" lines (not perf test's verdict), else its last lines.
+# "FAIL" lines (not perf test's verdict) with the lines that follow them
+# (a diff, an error message), else its last lines.
 fail_excerpt() {
 	local log=$1 lines line
 
-	lines=$(grep 'FAIL' "$log" | grep -v ': FAILED!$' | head -n 20 || true)
+	lines=$(grep -A 8 'FAIL' "$log" | grep -v ': FAILED!$' | head -n 40 || true)
 	[ -n "$lines" ] || lines=$(tail -n 20 "$log")
 	while IFS= read -r line; do
 		echo "      | $line"

@@ -42,11 +42,14 @@ fail() {
 	err=1
 }
 
-# Unresolved symbols are printed as raw addresses, which --aslr changes; a
-# callchain entry in no mapping is 0 in the --aslr output.
+# Unresolved symbols and callchain entries are printed as raw addresses,
+# which --aslr changes.  An address in no mapping (a sample taken in exec,
+# the garbage a frame pointer walk finds on the stack, of any value) is 0 in
+# the --aslr output: printed as 0 in a callchain, zero padded as a symbol.
 normalise() {
-	sed -e 's/0x[0-9a-f]\{4,\}/ADDR/g' -e 's/ \+$//' \
-	    -e 's/^\( *\(---\)\{0,1\}\)0$/\1ADDR/'
+	sed -e 's/0x[0-9a-f]\+/ADDR/g' -e 's/ \+$//' \
+	    -e 's/^\( *\(---\)\{0,1\}\)0$/\1ADDR/' \
+	    -e 's/\(\[[.k]\] \)0\{16\}$/\1ADDR/'
 }
 
 report() {

@@ -384,6 +384,12 @@ check_id_index() {
 
 check_id_index
 
+# The PERF_RECORD_ID_INDEX (69) cut to its header: perf took the size of its
+# entries for a negative number, read its count and entries from the next
+# records (perf report died of SIGSEGV).
+check_short_record 69 8 "ID_INDEX record too short for its count" \
+	"failed to process type: 69 \\[Invalid argument\\]"
+
 # The first records of the data section made a PERF_RECORD_HEADER_ATTR (64,
 # as in a pipe: the attr of the first event with a new id) and a
 # PERF_RECORD_FINISHED_ROUND (68) over the rest of them: perf inject adds
@@ -487,24 +493,57 @@ find_pipe_record() {
 	return 1
 }
 
+# Strip PERF_SAMPLE_ID and IDENTIFIER from the sample type (at 24 in the
+# attr, after the header of the record) of event $1 (1 or 2) of the pipe
+# ${bad}; set ${off} (a local of the caller) to the end of its record.
+strip_sample_id() {
+	local type
+
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	if [ "$1" = 2 ]; then
+		find_pipe_record 64 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
+			"second PERF_RECORD_HEADER_ATTR" || return
+	fi
+	type=$(read_le $((off + 32)) 8 "${bad}")
+	write_le $((off + 32)) $((type & ~(1 << 6 | 1 << 16))) 8
+	off=$((off + $(read_le $((off + 6)) 2 "${bad}")))
+}
+
 # The second event of a pipe of two lost PERF_SAMPLE_ID and IDENTIFIER from
 # its sample type: the samples of the two can't be told apart.  perf report and
 # perf inject --aslr refuse the pipe as they refuse such a file (perf
 # inject --aslr wrote the events into a file header, the file unreadable).
 check_pipe_sample_types() {
-	local off type
+	local off
 
 	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
-	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
-	find_pipe_record 64 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
-		"second PERF_RECORD_HEADER_ATTR" || return
-	# the sample type, at 24 in the attr, after the header of the record
-	type=$(read_le $((off + 32)) 8 "${bad}")
-	write_le $((off + 32)) $((type & ~(1 << 6 | 1 << 16))) 8
+	strip_sample_id 2 || return
 	check_refused "pipe of events whose sample types don't match" "non matching sample_type"
 }
 
 check_pipe_sample_types
+
+# The events of a pipe of two, without their sample ids, the pipe cut
+# after them (the records that follow have the ids): perf reads such a pipe
+# (the samples all of the first event), not such a file.  perf inject
+# --aslr refuses to write a file of it (it wrote one perf report refused:
+# "non matching sample_type").
+check_pipe_without_sample_ids() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	strip_sample_id 1 && strip_sample_id 2 || return
+	head -c "${off}" "${bad}" > "${out}"
+	mv "${out}" "${bad}"
+	check_aslr_refuses "pipe of events without sample ids into a file"
+	if ! grep -q "no sample id to tell their records apart" "${log}"; then
+		tail -n 3 "${log}"
+		echo "pipe of events without sample ids into a file: no clear error [Failed]"
+		err=1
+	fi
+}
+
+check_pipe_without_sample_ids
 
 # The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of two events made one of
 # no event (its id at 16; of one event, any id is of that one): perf report
@@ -610,6 +649,35 @@ check_tracepoint_without_format() {
 }
 
 check_tracepoint_without_format
+
+# The first PERF_RECORD_MMAP2 (10) of a pipe, of the workload's binary, made
+# a kernel one (cpumode 1 in the misc field, at 4) named [vdso] (at 72): the
+# DSO perf makes of it, a module's, is the one of the workload's [vdso] map
+# that follows, a user map without the room a kernel DSO's maps have after
+# them (perf wrote past it).  The user map is skipped: perf inject --aslr
+# drops its MMAP2 and says so.
+check_user_map_of_kernel_dso() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 10 16 PERF_RECORD_MMAP2 || return
+	write_le $((off + 4)) 1 2
+	write_le $((off + 72)) 0x5d6f7364765b 8
+	rm -f "${out}"
+	if ! perf inject --aslr -v -i "${bad}" -o "${out}" > "${log}" 2>&1; then
+		tail -n 3 "${log}"
+		echo "user [vdso] map of a kernel DSO: perf inject --aslr failed [Failed]"
+		err=1
+	elif ! grep -q "MMAP2: .* 1 dropped (not a mapping perf tracks)" "${log}"; then
+		grep "MMAP2: " "${log}"
+		echo "user [vdso] map of a kernel DSO: not skipped [Failed]"
+		err=1
+	else
+		echo "user [vdso] map of a kernel DSO: skipped"
+	fi
+}
+
+check_user_map_of_kernel_dso
 
 cleanup
 exit ${err}

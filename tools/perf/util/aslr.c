@@ -1679,6 +1679,9 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		if (event->event_update.type == PERF_EVENT_UPDATE__NAME &&
 		    evsel && evsel->core.attr.type == PERF_TYPE_BREAKPOINT)
 			why = "breakpoint event names, they hold the address";
+		/* Of a later perf: what it holds is not known */
+		else if (event->event_update.type > PERF_EVENT_UPDATE__CPUS)
+			why = "of types this perf doesn't know, which may hold addresses";
 		break;
 	}
 	default:

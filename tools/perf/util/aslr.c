@@ -1364,6 +1364,7 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 			struct machine *machine)
 {
 	struct aslr *aslr = container_of(tool, struct aslr, tool);
+	struct evsel *layout = evsel;
 	u64 type = evsel->core.attr.sample_type;
 	struct perf_sample new_sample;
 	union perf_event *copy;
@@ -1374,6 +1375,20 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 
 	if (err)
 		return err;
+
+	/*
+	 * The record has the layout of the event it was parsed as: with
+	 * PERF_SAMPLE_READ, it is delivered as the event of a value read,
+	 * which may have another sample type.
+	 */
+	if (type & PERF_SAMPLE_READ) {
+		layout = evlist__event2evsel(evsel->evlist, event);
+		if (!layout) {
+			aslr__err(sample->file_offset, "a sample of no event");
+			return -EINVAL;
+		}
+		type = layout->core.attr.sample_type;
+	}
 
 	thread = aslr__sample_thread(aslr, host, sample);
 	if (!thread)
@@ -1420,7 +1435,7 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 
 #ifdef HAVE_LIBTRACEEVENT
 	if (type & PERF_SAMPLE_RAW) {
-		err = aslr__remap_raw(aslr, host, thread, evsel, sample,
+		err = aslr__remap_raw(aslr, host, thread, layout, sample,
 				      (void *)copy + ((void *)sample->raw_data - (void *)event));
 		if (err)
 			return err;
@@ -1428,21 +1443,24 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 #endif
 
 	/* The delegate must see the remapped sample, e.g. to mark the DSOs hit. */
-	err = evsel__parse_sample(evsel, copy, &new_sample);
+	err = evsel__parse_sample(layout, copy, &new_sample);
 	if (err) {
 		aslr__err(sample->file_offset, "can't parse the rewritten sample");
 		return err;
 	}
 	new_sample.file_offset = sample->file_offset;
+	/* The event and the period of the value read */
+	new_sample.id = sample->id;
+	new_sample.period = sample->period;
 	if (type & PERF_SAMPLE_STACK_USER) {
-		err = aslr__unwind_sample(aslr, host, thread, sample, copy, &evsel->core.attr,
+		err = aslr__unwind_sample(aslr, host, thread, sample, copy, &layout->core.attr,
 					  &new_sample);
 		if (err)
 			return err;
 		type &= ~(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER);
 	}
 	if (type & (ASLR_STRIPPED_SAMPLE_TYPES | PERF_SAMPLE_PHYS_ADDR)) {
-		err = aslr__scrub_sample(aslr, copy, &evsel->core.attr, type, &new_sample);
+		err = aslr__scrub_sample(aslr, copy, &layout->core.attr, type, &new_sample);
 		if (err)
 			return err;
 	}

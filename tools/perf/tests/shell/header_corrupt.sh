@@ -290,6 +290,25 @@ check_aslr_drops() {
 	fi
 }
 
+# perf inject --aslr of ${bad} succeeds and perf report reads its output;
+# $1 names the case.
+check_aslr_readable() {
+	local what=$1
+
+	rm -f "${out}"
+	if ! perf inject --aslr -i "${bad}" -o "${out}" > "${log}" 2>&1; then
+		tail -n 3 "${log}"
+		echo "${what}: perf inject --aslr failed [Failed]"
+		err=1
+	elif ! perf report -i "${out}" --stdio > "${log}" 2>&1; then
+		tail -n 3 "${log}"
+		echo "${what}: output unreadable [Failed]"
+		err=1
+	else
+		echo "${what}: rewritten"
+	fi
+}
+
 # perf report of ${bad} says $2 (a grep pattern) and doesn't die, perf
 # inject --aslr refuses it; $1 names the case.
 check_refused() {
@@ -706,6 +725,59 @@ check_user_map_of_kernel_dso() {
 }
 
 check_user_map_of_kernel_dso
+
+# A pipe of a group read by its leader ({task-clock:u,cpu-clock:u}:S: the
+# samples of the leader hold the values read of both, each with its id),
+# whose second event is given a branch stack (PERF_SAMPLE_BRANCH_STACK, bit
+# 11 of the sample type, at 24 in the attr) and whose first sample gives
+# its first value the id of the second (after IP, TID, TIME, ID, PERIOD,
+# the number of values and the first value: at 64 in the record; the next
+# value's id 16 bytes later, 24 with PERF_FORMAT_LOST, bit 4 of the read
+# format at 32 in the attr): perf delivers the sample as the second event's,
+# whose layout it hasn't got.  perf report reads it, perf inject --aslr too
+# (it rewrote it with the second event's layout: SIGSEGV).
+check_group_read_layout() {
+	local off type rf
+
+	pipe_of perf record -q -o - -e '{task-clock:u,cpu-clock:u}:S' -- \
+		perf test -w noploop 1 || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	find_pipe_record 64 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
+		"second PERF_RECORD_HEADER_ATTR" || return
+	type=$(read_le $((off + 32)) 8 "${bad}")
+	rf=$(read_le $((off + 40)) 8 "${bad}")
+	write_le $((off + 32)) $((type | 1 << 11)) 8
+	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
+	write_le $((off + 64)) "$(read_le $((off + 64 + (rf & 16 ? 24 : 16))) 8 "${bad}")" 8
+	check_aslr_readable "group read delivered as its second event"
+}
+
+check_group_read_layout
+
+# The attr of the PERF_RECORD_HEADER_ATTR (64) of a pipe made 8 bytes bigger
+# than this perf's, of a later perf (8 zero bytes after it, its size at 4
+# in the attr and the record's at 6 made 8 bigger): perf reads the pipe,
+# the attr as far as it knows it, and perf inject --aslr writes a file of
+# it that perf report reads (perf wrote the attr it knows with the size of
+# the later one: "file uses a more recent and unsupported ABI").
+check_attr_of_later_perf() {
+	local off size
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	size=$(read_le $((off + 12)) 4 "${bad}")
+	write_le $((off + 12)) $((size + 8)) 4
+	write_le $((off + 6)) $(($(read_le $((off + 6)) 2 "${bad}") + 8)) 2
+	{
+		head -c $((off + 8 + size)) "${bad}"
+		head -c 8 /dev/zero
+		tail -c +$((off + 8 + size + 1)) "${bad}"
+	} > "${out}"
+	mv "${out}" "${bad}"
+	check_aslr_readable "attr of a later perf"
+}
+
+check_attr_of_later_perf
 
 cleanup
 exit ${err}

@@ -1377,16 +1377,13 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 		return err;
 
 	/*
-	 * The record has the layout of the event it was parsed as: with
+	 * The record has the layout of the event it was parsed as (which
+	 * the session found, or it wouldn't have parsed it): with
 	 * PERF_SAMPLE_READ, it is delivered as the event of a value read,
 	 * which may have another sample type.
 	 */
 	if (type & PERF_SAMPLE_READ) {
-		layout = evlist__event2evsel(evsel->evlist, event);
-		if (!layout) {
-			aslr__err(sample->file_offset, "a sample of no event");
-			return -EINVAL;
-		}
+		layout = evlist__event2evsel(evsel->evlist, event) ?: evsel;
 		type = layout->core.attr.sample_type;
 	}
 

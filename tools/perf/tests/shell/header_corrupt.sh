@@ -779,5 +779,42 @@ check_attr_of_later_perf() {
 
 check_attr_of_later_perf
 
+# The first PERF_RECORD_MMAP2 (10) of a pipe of two events moved between
+# their PERF_RECORD_HEADER_ATTRs (64), when the pipe has one event, its time
+# (8 bytes before its sample id, which ends it) made 0: perf delivers it at
+# once, not in time order, with the attrs after it.  With $1, its sample id
+# made $1, of no event.  perf reads such a pipe, the record taken for the
+# one event's whatever its id, and perf inject --aslr writes a file of both
+# events: of the first event's id, the record is rewritten; of no event's,
+# refused (it wrote a file that perf report refused: "failed to process
+# type: 10").
+check_record_before_second_attr() {
+	local id=${1:-} off attr size
+
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	attr=$((off + $(read_le $((off + 6)) 2 "${bad}")))
+	find_pipe_record 10 16 PERF_RECORD_MMAP2 || return
+	size=$(read_le $((off + 6)) 2 "${bad}")
+	write_le $((off + size - 16)) 0 8
+	[ -z "${id}" ] || write_le $((off + size - 8)) "${id}" 8
+	{
+		head -c "${attr}" "${bad}"
+		tail -c +$((off + 1)) "${bad}" | head -c "${size}"
+		head -c "${off}" "${bad}" | tail -c +$((attr + 1))
+		tail -c +$((off + size + 1)) "${bad}"
+	} > "${out}"
+	mv "${out}" "${bad}"
+	if [ -z "${id}" ]; then
+		check_aslr_readable "record of the first event before the second attr"
+	else
+		check_aslr_refuses "record of no event before the second attr" \
+			"names no event of the input"
+	fi
+}
+
+check_record_before_second_attr
+check_record_before_second_attr 0xdeadbeef
+
 cleanup
 exit ${err}

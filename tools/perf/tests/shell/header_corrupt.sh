@@ -816,5 +816,44 @@ check_record_before_second_attr() {
 check_record_before_second_attr
 check_record_before_second_attr 0xdeadbeef
 
+# Three PERF_RECORD_MMAP2s (10) of a pipe made kernel ones (misc 1, at 4):
+# the first and the second (their executables taken for modules), the
+# second's length (at 24) made to end it at 0 (its start at 16), and one
+# with a name long enough (at 72) made [kernel.kallsyms]_text.  The kernel
+# map, at 0 when added, came after a map whose end is before its start,
+# and perf took the kernel maps for still sorted: it couldn't find the
+# kernel map to update or remove it (perf report, perf script and perf
+# inject --aslr died of SIGSEGV at exit: "Map missing from maps").
+check_kernel_map_after_map_ending_at_0() {
+	local off size ret=0
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 10 16 PERF_RECORD_MMAP2 || return
+	write_le $((off + 4)) 1 2
+	find_pipe_record 10 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
+		"second PERF_RECORD_MMAP2" || return
+	write_le $((off + 4)) 1 2
+	write_le $((off + 24)) $((-$(read_le $((off + 16)) 8 "${bad}"))) 8
+	# the name, its sample id (24 bytes) and its 23 bytes after 72
+	size=0
+	while [ "${size}" -lt 119 ]; do
+		find_pipe_record 10 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
+			"PERF_RECORD_MMAP2 of a long name" || return
+		size=$(read_le $((off + 6)) 2 "${bad}")
+	done
+	write_le $((off + 4)) 1 2
+	printf '[kernel.kallsyms]_text\0' |
+		dd of="${bad}" bs=1 seek=$((off + 72)) conv=notrunc status=none
+	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
+	if killed "${ret}"; then
+		tail -n 3 "${log}"
+		echo "kernel map after a map ending at 0: perf report exit ${ret} [Failed]"
+		err=1
+	fi
+	check_aslr_readable "kernel map after a map ending at 0"
+}
+
+check_kernel_map_after_map_ending_at_0
+
 cleanup
 exit ${err}

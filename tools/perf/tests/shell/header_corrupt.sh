@@ -855,5 +855,70 @@ check_kernel_map_after_map_ending_at_0() {
 
 check_kernel_map_after_map_ending_at_0
 
+# The first PERF_RECORD_SAMPLE (9) of a pipe of a group read made one of no
+# value (its number at 48: after the header, ip, pid and tid, time, id and
+# period): a group has its leader.  perf report and perf inject --aslr
+# refuse it (perf inject took the first value, past the values, for the
+# sample's, and wrote a file of it; perf report refused the sample).
+check_group_read_of_no_value() {
+	local off
+
+	pipe_of perf record -q -o - -e '{task-clock:u,cpu-clock:u}:S' -- \
+		perf test -w noploop 1 || return
+	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
+	write_le $((off + 48)) 0 8
+	check_refused "group read of no value" "Can't parse sample"
+}
+
+check_group_read_of_no_value
+
+# The two PERF_RECORD_HEADER_ATTRs (64) of a pipe given branch counters
+# (bit 19 of the branch sample type, at 80) and a branch stack (bit 11 of
+# the sample type, at 32), their names dropped (each
+# PERF_RECORD_EVENT_UPDATE (78) made a PERF_RECORD_FINISHED_ROUND (68),
+# whose payload is ignored), and the first PERF_RECORD_SAMPLE (9) given a
+# branch stack of no entry (8 zero bytes at its end).  perf report and perf
+# inject --aslr don't die reading it (they compared the names of the
+# events with branch counters, NULL: SIGSEGV).
+check_branch_counters_of_unnamed_events() {
+	local off size cmd ret
+
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	off=16
+	for size in 1 2; do
+		find_pipe_record 64 "${off}" PERF_RECORD_HEADER_ATTR || return
+		write_le $((off + 32)) $(($(read_le $((off + 32)) 8 "${bad}") | 1 << 11)) 8
+		write_le $((off + 80)) $(($(read_le $((off + 80)) 8 "${bad}") | 1 << 19)) 8
+		off=$((off + $(read_le $((off + 6)) 2 "${bad}")))
+	done
+	while off=$(first_record 78 "${bad}" 16 "$(stat -c %s "${bad}")") && [ -n "${off}" ]; do
+		write_le "${off}" 68 4
+	done
+	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
+	size=$(read_le $((off + 6)) 2 "${bad}")
+	write_le $((off + 6)) $((size + 8)) 2
+	{
+		head -c $((off + size)) "${bad}"
+		head -c 8 /dev/zero
+		tail -c +$((off + size + 1)) "${bad}"
+	} > "${out}"
+	mv "${out}" "${bad}"
+	for cmd in "report --stdio" "inject --aslr -o ${out}"; do
+		ret=0
+		# shellcheck disable=SC2086
+		perf ${cmd} -i "${bad}" > "${log}" 2>&1 || ret=$?
+		if killed "${ret}"; then
+			tail -n 3 "${log}"
+			echo "branch counters of unnamed events:" \
+				"perf ${cmd%% *} exit ${ret} [Failed]"
+			err=1
+		else
+			echo "branch counters of unnamed events: perf ${cmd%% *} doesn't die"
+		fi
+	done
+}
+
+check_branch_counters_of_unnamed_events
+
 cleanup
 exit ${err}

@@ -650,6 +650,20 @@ check_stat_round() {
 
 check_stat_round
 
+# Move the record at offset $1 of ${bad}, of $2 bytes, to offset $3 before
+# it, the bytes from $3 to $1 after it.
+move_record() {
+	local from=$1 size=$2 to=$3
+
+	{
+		head -c "${to}" "${bad}"
+		tail -c +$((from + 1)) "${bad}" | head -c "${size}"
+		head -c "${from}" "${bad}" | tail -c +$((to + 1))
+		tail -c +$((from + size + 1)) "${bad}"
+	} > "${out}"
+	mv "${out}" "${bad}"
+}
+
 # The first record of type $1 (named $2) of a pipe moved before its attrs:
 # perf report and perf inject --aslr refuse it (they took the list head of
 # the empty event list for its first event, and an EVENT_UPDATE wrote its
@@ -661,13 +675,7 @@ check_record_before_attr() {
 	find_pipe_record "${type}" 16 "${name}" || return
 	size=$(read_le $((off + 6)) 2 "${bad}")
 	want=" $(printf '\\[%#x\\]' "${size}"): failed to process type: ${type}"
-	{
-		head -c 16 "${bad}"
-		tail -c +$((off + 1)) "${bad}" | head -c "${size}"
-		head -c "${off}" "${bad}" | tail -c +17
-		tail -c +$((off + size + 1)) "${bad}"
-	} > "${out}"
-	mv "${out}" "${bad}"
+	move_record "${off}" "${size}" 16
 	check_refused "${name} before the attrs of a pipe" "${want}"
 }
 
@@ -754,6 +762,18 @@ check_group_read_layout() {
 
 check_group_read_layout
 
+# Insert $2 zero bytes at offset $1 of ${bad}.
+insert_zeros() {
+	local at=$1 nr=$2
+
+	{
+		head -c "${at}" "${bad}"
+		head -c "${nr}" /dev/zero
+		tail -c +$((at + 1)) "${bad}"
+	} > "${out}"
+	mv "${out}" "${bad}"
+}
+
 # The attr of the PERF_RECORD_HEADER_ATTR (64) of a pipe made 8 bytes bigger
 # than this perf's, of a later perf (8 zero bytes after it, its size at 4
 # in the attr and the record's at 6 made 8 bigger): perf reads the pipe,
@@ -768,12 +788,7 @@ check_attr_of_later_perf() {
 	size=$(read_le $((off + 12)) 4 "${bad}")
 	write_le $((off + 12)) $((size + 8)) 4
 	write_le $((off + 6)) $(($(read_le $((off + 6)) 2 "${bad}") + 8)) 2
-	{
-		head -c $((off + 8 + size)) "${bad}"
-		head -c 8 /dev/zero
-		tail -c +$((off + 8 + size + 1)) "${bad}"
-	} > "${out}"
-	mv "${out}" "${bad}"
+	insert_zeros $((off + 8 + size)) 8
 	check_aslr_readable "attr of a later perf"
 }
 
@@ -798,13 +813,7 @@ check_record_before_second_attr() {
 	size=$(read_le $((off + 6)) 2 "${bad}")
 	write_le $((off + size - 16)) 0 8
 	[ -z "${id}" ] || write_le $((off + size - 8)) "${id}" 8
-	{
-		head -c "${attr}" "${bad}"
-		tail -c +$((off + 1)) "${bad}" | head -c "${size}"
-		head -c "${off}" "${bad}" | tail -c +$((attr + 1))
-		tail -c +$((off + size + 1)) "${bad}"
-	} > "${out}"
-	mv "${out}" "${bad}"
+	move_record "${off}" "${size}" "${attr}"
 	if [ -z "${id}" ]; then
 		check_aslr_readable "record of the first event before the second attr"
 	else
@@ -897,12 +906,7 @@ check_branch_counters_of_unnamed_events() {
 	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
 	size=$(read_le $((off + 6)) 2 "${bad}")
 	write_le $((off + 6)) $((size + 8)) 2
-	{
-		head -c $((off + size)) "${bad}"
-		head -c 8 /dev/zero
-		tail -c +$((off + size + 1)) "${bad}"
-	} > "${out}"
-	mv "${out}" "${bad}"
+	insert_zeros $((off + size)) 8
 	for cmd in "report --stdio" "inject --aslr -o ${out}"; do
 		ret=0
 		# shellcheck disable=SC2086
@@ -919,6 +923,22 @@ check_branch_counters_of_unnamed_events() {
 }
 
 check_branch_counters_of_unnamed_events
+
+# The first PERF_RECORD_COMM (3) of a pipe given a size (at 6) under its
+# header's: perf report and perf inject --aslr refuse it naming its offset
+# in the stream (after the pipe header), size and type (they said "bad
+# event header size" only, and exited with the size of the header read).
+check_pipe_record_under_header_size() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 3 16 PERF_RECORD_COMM || return
+	write_le $((off + 6)) 4 2
+	check_refused "pipe record under its header size" \
+		"$(printf '%#x \\[0x4\\]' $((off - 16))): failed to process type: 3"
+}
+
+check_pipe_record_under_header_size
 
 cleanup
 exit ${err}

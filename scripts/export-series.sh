@@ -23,8 +23,11 @@ step "exporting $BASE_TAG..$SERIES_BRANCH to patches/"
 	--no-renames --stat=72 --filename-max-length=100 -o "$tmp" "$BASE_TAG..$SERIES_BRANCH" > /dev/null
 
 # DEP-3 (Debian's patch tagging guidelines) for packagers: Forwarded: and
-# Last-Update: (the date of the patch's commit) as two more mail headers,
-# after From:, Date: and Subject:, which DEP-3 takes from git format-patch.
+# Last-Update: as two more mail headers, after From:, Date: and Subject:,
+# which DEP-3 takes from git format-patch.  Last-Update: is the date of
+# the patch's commit, unless the patch is the same as the one of its name
+# in patches/ but for its index lines: then it keeps that one's (a rebase
+# that does not change a patch does not update it).
 # git mailinfo (git am, apply-series.sh) ignores headers it does not know,
 # patch and quilt skip what comes before the diff: the commits stay the
 # same.  Forwarded: is "no" unless patches/forwarded has a line
@@ -35,7 +38,13 @@ while read -r f; do
 	name=$(basename "$f")
 	name=${name#[0-9][0-9][0-9][0-9]-}
 	fwd=$(awk -v n="$name" '$1 == n { sub(/^[^ \t]+[ \t]+/, ""); print; exit }' "$PATCHES/forwarded" 2> /dev/null || true)
-	awk -v fwd="${fwd:-no}" -v date="${dates[i]}" '
+	date=${dates[i]}
+	old=$(find "$PATCHES" -maxdepth 1 -name "[0-9][0-9][0-9][0-9]-$name" | head -n 1)
+	if [ -n "$old" ] &&
+	   cmp -s <(grep -v -e '^index ' -e '^Last-Update: ' -e '^Forwarded: ' "$old") <(grep -v '^index ' "$f"); then
+		date=$(sed -n 's/^Last-Update: //p' "$old")
+	fi
+	awk -v fwd="${fwd:-no}" -v date="$date" '
 		!done && /^$/ { print "Forwarded: " fwd; print "Last-Update: " date; done = 1 }
 		{ print }' "$f" > "$f.dep3"
 	mv "$f.dep3" "$f"

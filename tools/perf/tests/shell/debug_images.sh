@@ -1,5 +1,5 @@
 #!/bin/bash
-# Symbols from separated debug images
+# Profiles resolved from separated debug images
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build a small program in several layouts, record each once and resolve

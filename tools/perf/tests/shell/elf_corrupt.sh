@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf symbols: corrupt ELF images are read, not crashed on
+# perf symbol-elf: corrupt ELF images are read, not crashed on
 # SPDX-License-Identifier: GPL-2.0
 #
 # The ELF images perf reads symbols from may come with a profile from

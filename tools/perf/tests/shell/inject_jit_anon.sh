@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf inject --jit keeps the symbols of anonymous JIT code
+# perf inject --jit resolves anonymous JIT code
 # SPDX-License-Identifier: GPL-2.0
 #
 # A small JIT (jitwork.c below, built with the system compiler) grows

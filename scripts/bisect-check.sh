@@ -1,27 +1,134 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Bisectability: build perf after every patch of the series (incremental
-# builds in one worktree, ccache) and run the tests the series has added
-# by that patch (the perf tests whose description pristine perf does not
-# have) that the patch concerns, as scripts/bisect-tests.list says; the
-# last patch runs them all, unless BISECT_TIP_TESTED=1 (make check runs
-# them on that tree anyway).  With BISECT_TESTS_CHANGED=1 (make check, to
-# keep CI inside its time), a test runs only for the patches that add or
-# change its own files (under tools/perf/tests/), not for those that only
-# change the code it exercises, and at the end of their group of the
-# series (a "#" line of patches/series starts a group), once: make bisect
-# runs the tests after every patch they concern.  A patch that changes
-# only shell tests and documentation is not built: perf's build reads
-# neither.  Fails naming the first patch that does not build or whose
-# tests fail.  BISECT_FROM=N
-# starts at patch N (to resume a run that stopped there).
+# Bisectability: build perf after each patch of the series (incremental
+# builds in one worktree, ccache) and run the tests the series has added by
+# then (the perf tests whose description pristine perf does not have) that
+# the patch concerns, as scripts/bisect-tests.list says.  Fails naming the
+# first patch that does not build or whose tests fail.
+#
+#   bisect-check.sh            make bisect: every patch (from BISECT_FROM,
+#                              default 1), each test after every patch that
+#                              changes the code it exercises or its files
+#   bisect-check.sh changed    make bisect-changed and make check-all: only
+#                              the patches scripts/bisect-verified does not
+#                              hold; a test runs for the patches that change
+#                              its own files (under tools/perf/tests/), once
+#                              at the end of their group of the series (a
+#                              "#" line of patches/series starts a group)
+#
+# scripts/bisect-verified, written by this script only, holds the states of
+# the series that passed: the git tree of the work tree after the patch
+# (the base and the patches up to it), how it passed, its subject.  A
+# change to patch N changes the trees of N and the patches after it: those
+# are verified again, the patches before it are not.  In "changed" mode a
+# group of the series is taken whole once one of its patches is not in the
+# record, and it goes in the record when its tests pass.  The last patch
+# runs all the series' tests; BISECT_TIP_RESULTS=FILE (make check-all: its
+# perf tests step, which runs them on the same tree) takes their results
+# from there.  A patch that changes only shell tests and documentation is
+# not built: perf's build reads neither.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
+mode=${1:-full}
+case "$mode" in full|changed) ;; *) die "usage: bisect-check.sh [changed]" ;; esac
 wt=$BUILD/linux-$KVER-bisect
 out=$BUILD/perf-bisect
+record=$TOP/scripts/bisect-verified
 git=(git -C "$TREE")
+
+# The record: tree -> "MODE SUBJECT".
+declare -A verified=()
+if [ -f "$record" ]; then
+	while read -r tree how subject; do
+		[[ $tree == [0-9a-f]* ]] || continue
+		verified[$tree]="$how $subject"
+	done < "$record"
+fi
+
+# write_record: the record, for the patches of the series that passed, in
+# the order of the series.
+write_record() {
+	local c tree
+
+	{
+		echo "# The states of the series that scripts/bisect-check.sh verified (written by"
+		echo "# it only, after a patch passed): the git tree after the patch, how it"
+		echo "# passed (full: make bisect; changed: make check-all), the subject."
+		for c in "${commits[@]}"; do
+			tree=$("${git[@]}" rev-parse "$c^{tree}")
+			[ -z "${verified[$tree]:-}" ] || echo "$tree ${verified[$tree]}"
+		done
+	} > "$record.tmp"
+	mv "$record.tmp" "$record"
+}
+
+# The tests pristine perf has, to tell the series' own tests apart.
+pristine_list=$BUILD/perf-tests-pristine.txt
+pristine_tests() {
+	[ ! -s "$pristine_list" ] || return 0
+	"$TOP/scripts/build-pristine.sh" > /dev/null
+	(cd "$BUILD/linux-$KVER-pristine/tools/perf" && "$BUILD/perf-pristine/perf" test list 2>&1) |
+		sed -n 's/^ *[0-9]*: //p' > "$pristine_list"
+}
+
+# The paths test $1 depends on, empty if it is not listed; in "changed"
+# mode, only its own files.
+test_paths() {
+	local paths
+
+	paths=$(awk -F'\t' -v d="$1" '$1 == d { print $2 }' "$TOP/scripts/bisect-tests.list")
+	if [ "$mode" = changed ]; then
+		tr ' ' '\n' <<< "$paths" | grep '^tools/perf/tests/' | paste -sd ' '
+	else
+		echo "$paths"
+	fi
+}
+
+# own_changes COMMIT: the listed tests whose own files COMMIT changes.
+own_changes() {
+	local desc paths
+
+	while IFS=$'\t' read -r desc _; do
+		[[ -n $desc && $desc != \#* ]] || continue
+		read -ra paths <<< "$(test_paths "$desc")"
+		[ ${#paths[@]} -gt 0 ] || continue
+		"${git[@]}" diff --quiet "$1^" "$1" -- "${paths[@]}" || echo "$desc"
+	done < "$TOP/scripts/bisect-tests.list"
+}
+
+# tip_results DESC...: those of the tests that BISECT_TIP_RESULTS has no
+# result of; fails if it has a failure of one.
+tip_results() {
+	local desc lines
+
+	for desc in "$@"; do
+		lines=$(awk -v d="$desc" '{
+				line = $0; sub(/^(PASS|FAIL|SKIP)  perf test: /, "", line)
+				if (line == d || index(line, d " ") == 1) print substr($0, 1, 4)
+			}' "${BISECT_TIP_RESULTS:-/dev/null}")
+		if grep -q FAIL <<< "$lines"; then
+			echo "the series' test \"$desc\" fails on the last patch (the perf tests step)" >&2
+			return 1
+		elif [ -z "$lines" ]; then
+			echo "$desc"
+		fi
+	done
+}
+
+# run_tests PATCH-NUMBER SUBJECT DESC...: the tests, on the perf of the
+# worktree; fails if one fails.
+run_tests() {
+	local n=$1 subject=$2 results
+
+	shift 2
+	[ $# -gt 0 ] || return 0
+	results=$(IFS=';'; TEST_PERF=$out/perf TEST_TREE=$wt TEST_LOGS=$BUILD/tests/bisect \
+		  TESTS="$*" "$TOP/scripts/run-perf-tests.sh")
+	echo "$results"
+	! grep -q '^FAIL' <<< "$results" || die "tests fail after patch $n: $subject"
+}
 
 if [ ! -e "$wt/.git" ]; then
 	step "checking out $BASE_TAG into $wt"
@@ -29,102 +136,94 @@ if [ ! -e "$wt/.git" ]; then
 	"${git[@]}" worktree add -q --detach "$wt" "$BASE_TAG"
 fi
 
-# The tests pristine perf has, to tell the series' own tests apart.
-pristine_list=$BUILD/perf-tests-pristine.txt
-if [ ! -s "$pristine_list" ]; then
-	"$TOP/scripts/build-pristine.sh" > /dev/null
-	(cd "$BUILD/linux-$KVER-pristine/tools/perf" && "$BUILD/perf-pristine/perf" test list 2>&1) |
-		sed -n 's/^ *[0-9]*: //p' > "$pristine_list"
-fi
-
-# The paths test $1 depends on, empty if it is not listed; with
-# BISECT_TESTS_CHANGED, only its own files.
-test_paths() {
-	local paths
-
-	paths=$(awk -F'\t' -v d="$1" '$1 == d { print $2 }' "$TOP/scripts/bisect-tests.list")
-	if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
-		tr ' ' '\n' <<< "$paths" | grep '^tools/perf/tests/' | paste -sd ' '
-	else
-		echo "$paths"
-	fi
-}
-
 # The numbers of the patches that end a group of patches/series.
 group_ends=$(awk '/^#/ { if (n) print n; next } /\.patch$/ { n++ } END { print n }' \
 	"$TOP/patches/series")
-
-tip=$("${git[@]}" rev-parse "$SERIES_BRANCH")
-n=0
-before=""
-pending=""
-built=""
-unbuilt=0
-for c in $("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH"); do
+mapfile -t commits < <("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH")
+tip=${commits[-1]:-}
+n=0 before="" pending="" last_built="" group_built=0 group=()	# group: "TREE SUBJECT"
+built=0 unbuilt=0 taken=0
+for c in "${commits[@]}"; do
 	n=$((n + 1))
 	[ "$n" -ge "${BISECT_FROM:-1}" ] || continue
+	tree=$("${git[@]}" rev-parse "$c^{tree}")
 	subject=$("${git[@]}" log -1 --format=%s "$c")
+	end=0
+	{ [ "$c" != "$tip" ] && ! grep -qx "$n" <<< "$group_ends"; } || end=1
+
+	if [ "$mode" = changed ] && [ "$group_built" = 0 ] && [ -n "${verified[$tree]:-}" ]; then
+		# Passed before; its tests count if a later patch of its group
+		# has to be verified.
+		taken=$((taken + 1))
+		pending=$(printf '%s\n' "$pending" "$(own_changes "$c")" | sed '/^$/d' | awk '!seen[$0]++')
+		[ "$end" = 0 ] || pending=""
+		continue
+	fi
+
 	step "patch $n: $subject"
 	git -C "$wt" checkout -q --detach "$c"
-	# A patch of shell tests and documentation only changes nothing perf's
-	# build reads: the perf built for the patch before is the perf of this
-	# one (the shell tests are read from the tree when they run).
-	if [ -n "$built" ] && ! "${git[@]}" diff --name-only "$c^" "$c" |
+	if [ -n "$last_built" ] && ! "${git[@]}" diff --name-only "$last_built" "$c" |
 	   grep -qvE '^tools/perf/(tests/shell|Documentation)/'; then
 		info "nothing to build: shell tests and documentation only"
 		unbuilt=$((unbuilt + 1))
 	else
 		"$TOP/scripts/build-perf.sh" "$wt" "$out" > "$BUILD/bisect-build.log" 2>&1 ||
 			{ tail -n 20 "$BUILD/bisect-build.log" >&2; die "perf does not build after patch $n: $subject"; }
-		built=1
+		last_built=$c
+		built=$((built + 1))
 	fi
+	group_built=1
+	group+=("$tree $subject")
+	pristine_tests
 	new=$(cd "$wt/tools/perf"
 	      "$out/perf" test list 2>&1 | sed -n 's/^ *[0-9]*: //p' |
 	      { grep -vxF -f "$pristine_list" || true; })
-	if [ -z "$new" ]; then
-		info "builds; the series has added no test yet"
-		continue
-	fi
-	if [ "$c" = "$tip" ] && [ -n "${BISECT_TIP_TESTED:-}" ]; then
-		info "builds; the tests of the last patch are run by make check's perf tests"
-		continue
-	fi
+
 	wanted=()
 	while IFS= read -r desc; do
+		[ -n "$desc" ] || continue
 		read -ra paths <<< "$(test_paths "$desc")"
-		if [ "$c" = "$tip" ] || [ ${#paths[@]} = 0 ] || ! grep -qxF "$desc" <<< "$before" ||
+		if [ "$c" = "$tip" ] || [ ${#paths[@]} = 0 ] ||
+		   { [ "$mode" = full ] && ! grep -qxF "$desc" <<< "$before"; } ||
 		   ! "${git[@]}" diff --quiet "$c^" "$c" -- "${paths[@]}"; then
 			wanted+=("$desc")
 		fi
 	done <<< "$new"
 	before=$new
-	if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
-		# Deferred to the end of the group, each test once.
+	if [ "$mode" = changed ]; then
 		pending=$(printf '%s\n' "$pending" "${wanted[@]}" | sed '/^$/d' | awk '!seen[$0]++')
-		if [ "$c" != "$tip" ] && ! grep -qx "$n" <<< "$group_ends"; then
-			if [ ${#wanted[@]} = 0 ]; then
-				info "builds; the patch concerns none of the series' tests"
-			else
-				info "builds; its tests run at the end of its group of the series"
-			fi
+		if [ "$end" = 0 ]; then
+			info "builds; its tests run at the end of its group of the series"
 			continue
 		fi
+		# Only the tests this perf has (a test may be gone by now).
 		wanted=()
-		[ -z "$pending" ] || mapfile -t wanted <<< "$pending"
+		[ -z "$pending" ] || mapfile -t wanted < <(grep -xF -f <(echo "$new") <<< "$pending" || true)
 		pending=""
 	fi
-	if [ ${#wanted[@]} = 0 ]; then
-		info "builds; the patch concerns none of the series' tests"
-		continue
+	if [ "$c" = "$tip" ] && [ -n "${BISECT_TIP_RESULTS:-}" ] && [ ${#wanted[@]} -gt 0 ]; then
+		missing=$(tip_results "${wanted[@]}") || die "tests fail after patch $n: $subject"
+		wanted=()
+		[ -z "$missing" ] || mapfile -t wanted <<< "$missing"
+		info "the last patch: the series' tests passed in the perf tests step${wanted:+, but for ${#wanted[@]}}"
 	fi
-	results=$(IFS=';'; TEST_PERF=$out/perf TEST_TREE=$wt TEST_LOGS=$BUILD/tests/bisect \
-		  TESTS="${wanted[*]}" "$TOP/scripts/run-perf-tests.sh")
-	echo "$results"
-	! grep -q '^FAIL' <<< "$results" || die "tests fail after patch $n: $subject"
+	if [ ${#wanted[@]} = 0 ]; then
+		info "builds; no test of the series to run here"
+	else
+		run_tests "$n" "$subject" "${wanted[@]}"
+	fi
+	for t in "${group[@]}"; do
+		verified[${t%% *}]="$mode ${t#* }"
+	done
+	group=()
+	[ "$end" = 0 ] || group_built=0
+	write_record
 done
-builds="perf builds after each of the $n patches ($unbuilt of them change only shell tests and documentation, which are not built)"
-if [ -n "${BISECT_TESTS_CHANGED:-}" ]; then
-	echo "bisectable: $builds and the series' tests pass at the end of each group of patches that add or change them"
+
+done="perf builds after each of the $((built + unbuilt)) patches verified here ($unbuilt of them change only shell tests and documentation, which are not built)"
+[ "$taken" = 0 ] || done="$done; $taken passed before (scripts/bisect-verified)"
+if [ "$mode" = changed ]; then
+	echo "bisectable: $done; the series' tests pass at the end of each group with a patch that adds or changes them"
 else
-	echo "bisectable: $builds and the series' tests pass where they apply"
+	echo "bisectable: $done; the series' tests pass where they apply"
 fi

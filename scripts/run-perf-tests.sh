@@ -1,11 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run perf tests of the patched perf by description, each on its own, and
-# print one result line per test (and subtest):
+# Run perf tests of the patched perf by description, each on its own
+# (`perf test -v N`), TEST_JOBS of them at a time (default: the number of
+# CPUs), and print one result line per test (and subtest), in the order
+# of the list:
 #   PASS|FAIL|SKIP  perf test: DESCRIPTION
 # The descriptions come from TESTS (separated by ';'), or else from
-# scripts/perf-tests.list plus the shell tests the series adds.  Output of
-# a failed test goes to build/tests/NAME.log (TEST_LOGS: another directory).
+# scripts/perf-tests.list plus the shell tests the series adds; the tests
+# marked "exclusive" there run when nothing else does.  Output of each test
+# goes to build/tests/NAME.log (TEST_LOGS: another directory), its seconds
+# to seconds.txt there.  With
+# TEST_RAW=1 the lines are perf-test-results.awk's (Ok|FAILED!|Skip, TAB,
+# description, TAB, reason), for regress.sh.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -13,23 +19,30 @@ set -euo pipefail
 perf=${TEST_PERF:-$PERF}
 src=${TEST_TREE:-$TREE}
 logs=${TEST_LOGS:-$BUILD/tests}
+jobs=${TEST_JOBS:-$(nproc)}
+list_file=$TOP/scripts/perf-tests.list
 mkdir -p "$logs"
 
 descriptions() {
-	grep -v '^#' "$TOP/scripts/perf-tests.list" | sed '/^[[:space:]]*$/d' | cut -f1
+	grep -v '^#' "$list_file" | sed '/^[[:space:]]*$/d' | cut -f1
 	for t in "$TOP"/tools/perf/tests/shell/*.sh; do
 		[ -e "$t" ] || continue
 		sed -n '2s/^# *//p' "$t"
 	done
 }
 
+# The note after the TAB of a test in perf-tests.list.
+note() {
+	awk -F'\t' -v d="$1" '$1 == d && NF > 1 { print $2 }' "$list_file"
+}
+
 # Why a test skipped, when perf test does not say: the test's own "skipping"
-# line, else the note after a TAB in perf-tests.list.
+# line, else the note in perf-tests.list.
 skip_reason() {
 	local desc=$1 log=$2 why
 
 	why=$(grep -i 'skipping' "$log" | tail -n 1 || true)
-	[ -n "$why" ] || why=$(awk -F'\t' -v d="$desc" '$1 == d && NF > 1 { print $2 }' "$TOP/scripts/perf-tests.list")
+	[ -n "$why" ] || why=$(note "$desc" | sed 's/^exclusive: *//')
 	echo "${why:-no reason given}"
 }
 
@@ -46,33 +59,34 @@ fail_excerpt() {
 	done <<< "$lines"
 }
 
-# Shell tests run "perf" from PATH: make it the perf under test.
-PATH="$(dirname "$perf"):$PATH"
-export PATH
-cd "$src/tools/perf"
-list=$("$perf" test list 2>&1 | grep -E '^ *[0-9]+: ')
+# run_one DESC: run the test, print its result lines.
+run_one() {
+	local desc=$1 num log start secs results result name reason
 
-if [ -n "${TESTS:-}" ]; then
-	wanted=$(tr ';' '\n' <<< "$TESTS")
-else
-	wanted=$(descriptions)
-fi
-
-while IFS= read -r desc; do
 	num=$(awk -v d="$desc" '{ n = $1; sub(/^ *[0-9]+: /, ""); if ($0 == d) { sub(/:$/, "", n); print n; exit } }' <<< "$list")
 	if [ -z "$num" ]; then
-		echo "FAIL  perf test: $desc (no such test in this perf)"
-		continue
+		if [ -n "${TEST_RAW:-}" ]; then
+			printf 'FAILED!\t%s\tno such test in this perf\n' "$desc"
+		else
+			echo "FAIL  perf test: $desc (no such test in this perf)"
+		fi
+		return
 	fi
 	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$desc").log
 	start=$(date +%s)
 	"$perf" test -v "$num" > "$log" 2>&1 || true
 	secs=$(( $(date +%s) - start ))
+	printf '%s\t%s\n' "$secs" "$desc" >> "$logs/seconds.txt"
 	results=$(awk -f "$TOP/scripts/perf-test-results.awk" "$log")
+	if [ -n "${TEST_RAW:-}" ]; then
+		[ -n "$results" ] || results=$(printf 'FAILED!\t%s\tno result' "$desc")
+		echo "$results"
+		return
+	fi
 	if [ -z "$results" ]; then
 		echo "FAIL  perf test: $desc (no result, log: $log)"
 		fail_excerpt "$log"
-		continue
+		return
 	fi
 	while IFS=$'\t' read -r result name reason; do
 		case "$result" in
@@ -84,4 +98,52 @@ while IFS= read -r desc; do
 			;;
 		esac
 	done <<< "$results"
-done <<< "$wanted"
+}
+
+# Shell tests run "perf" from PATH: make it the perf under test.
+PATH="$(dirname "$perf"):$PATH"
+export PATH
+cd "$src/tools/perf"
+list=$("$perf" test list 2>&1 | grep -E '^ *[0-9]+: ')
+
+if [ -n "${TESTS:-}" ]; then
+	mapfile -t wanted < <(tr ';' '\n' <<< "$TESTS" | sed '/^$/d')
+else
+	mapfile -t wanted < <(descriptions)
+fi
+
+# Test i writes its lines to $out/i and then creates $out/i.done; they are
+# printed in the order of the list as soon as all before them are.
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+next=0 started=0
+flush() {
+	while [ "$next" -lt "$started" ] && [ -e "$out/$next.done" ]; do
+		cat "$out/$next"
+		next=$((next + 1))
+	done
+}
+running() {
+	local i n=0
+
+	for ((i = next; i < started; i++)); do
+		[ -e "$out/$i.done" ] || n=$((n + 1))
+	done
+	echo "$n"
+}
+for i in "${!wanted[@]}"; do
+	desc=${wanted[$i]}
+	exclusive=0
+	[[ $(note "$desc") != exclusive* ]] || exclusive=1
+	# An exclusive test waits for the others to end and runs alone.
+	while n=$(running) && { [ "$n" -ge "$jobs" ] || { [ "$n" -gt 0 ] && [ "$exclusive" = 1 ]; }; }; do
+		sleep 0.5
+		flush
+	done
+	{ run_one "$desc" > "$out/$i" || true; touch "$out/$i.done"; } &
+	started=$((started + 1))
+	[ "$exclusive" = 0 ] || wait
+	flush
+done
+wait
+flush

@@ -26,6 +26,7 @@
 #include <sys/mman.h>
 #include <internal/lib.h> // page_size
 #include <linux/err.h>
+#include <linux/ctype.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
@@ -45,6 +46,7 @@
 #include "map.h"
 #include "maps.h"
 #include "sample.h"
+#include "string2.h"
 #include "thread.h"
 #include "unwind.h"
 #include "util.h"
@@ -55,15 +57,26 @@
 #include <traceevent/event-parse.h>
 #endif
 
-/* Where the synthetic user and kernel layouts start. */
-#define ASLR_USER_BASE		0x10000000ULL
-#define ASLR_KERNEL_BASE	0xffffffff90000000ULL
+/*
+ * Where the synthetic user and kernel layouts start: where no machine puts
+ * anything, so that a remapped address is never one of the recording. On
+ * x86-64, user space has executables and 32-bit mappings below 4 GiB, PIE
+ * executables and their heap from 0x555555554000 (with up to 1 TiB of
+ * randomization), libraries and stacks below 0x7fffffffffff, down by up to
+ * 1 TiB: nothing is placed between 16 and 64 TiB. The kernel has its text
+ * and modules from 0xffffffff80000000 (KASLR moves the text up to
+ * 0xffffffffc0000000), randomized regions below 0xfffffe0000000000, and no
+ * mapping from 0xffffff8000000000 to 0xffffffeeffffffff, with 4 and with 5
+ * page table levels (Documentation/arch/x86/x86_64/mm.rst).
+ */
+#define ASLR_USER_BASE		0x0000100000000000ULL
+#define ASLR_KERNEL_BASE	0xffffff8000000000ULL
 /*
  * Where the stand-ins for addresses in no mapping go (tracepoint fields): in
  * holes of the user and of the kernel address space, 16 bytes apart.
  */
-#define ASLR_ALIAS_USER_BASE	0x00007e0000000000ULL
-#define ASLR_ALIAS_KERNEL_BASE	0xfffe000000000000ULL
+#define ASLR_ALIAS_USER_BASE	0x0000300000000000ULL
+#define ASLR_ALIAS_KERNEL_BASE	0xffffffc000000000ULL
 #define ASLR_ALIAS_STEP		16
 /* KASLR moves the kernel in units of this, keep the offset within it. */
 #define ASLR_KERNEL_ALIGN	0x200000ULL
@@ -184,6 +197,8 @@ struct aslr {
 	u64			tp_remapped;
 	u64			tp_aliased;
 	u64			tp_zeroed;
+	/* Numbers in tracepoint text that could be addresses, masked. */
+	u64			tp_masked;
 	struct hashmap		*tp_fields;
 	/*
 	 * The stand-ins of addresses in no mapping, the n-th address seen
@@ -191,6 +206,8 @@ struct aslr {
 	 */
 	struct hashmap		*aliases;
 	u64			nr_aliases[2];
+	/* Attributes of a later perf whose fields past ours were zeroed. */
+	u64			attr_tails_zeroed;
 	/* Drop the header features that name the recording machine. */
 	bool			strip_host;
 	/* The remapped user call graph of a sample being unwound. */
@@ -569,6 +586,19 @@ static union perf_event *aslr__copy_event(struct aslr *aslr, union perf_event *e
 	return aslr->buf;
 }
 
+/*
+ * Whether @filename is the one of a kernel image MMAP: the name of the kernel
+ * map followed by the name of the symbol whose address is in its pgoff, the
+ * reference perf report relocates the kernel's symbols by (_text, or _stext
+ * on kernels without it; any other as well).
+ */
+static bool aslr__is_kernel_text(const char *filename)
+{
+	const char *end = strchr(filename, ']');
+
+	return filename[0] == '[' && end && end[1];
+}
+
 static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 			     struct perf_sample *sample, struct machine *out_machine,
 			     u32 pid, u32 tid,
@@ -589,7 +619,7 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	err = aslr__check_mmap(event, sample, filename, len);
 	if (err)
 		return err;
-	kernel_text = kernel && strstr(filename, "]_text");
+	kernel_text = kernel && aslr__is_kernel_text(filename);
 
 	err = aslr__machine(aslr, cpumode, sample->file_offset, &machine);
 	if (err)
@@ -668,6 +698,9 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		}
 		*copy_pgoff = *pgoff + aslr->kernel_delta;
 	} else if (anon) {
+		*copy_pgoff = 0;
+	} else if (kernel) {
+		/* Module maps have none, what else a kernel map has is not known. */
 		*copy_pgoff = 0;
 	}
 
@@ -1147,11 +1180,32 @@ static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
 }
 
 #ifdef HAVE_LIBTRACEEVENT
-/* A field, or the elements of an array field, of a tracepoint holding addresses. */
+/*
+ * What --aslr does with a field of a tracepoint. Nothing is passed through
+ * because no list named it: a field is kept as it is only when it can't
+ * hold an address (an integer narrower than a long, a number perf's own
+ * tools read); every other integer of the size of an address is taken for
+ * one, and text has the numbers that could be addresses masked.
+ */
+enum aslr_tp_kind {
+	/* Integers, taken for addresses: see aslr__remap_tp_value(). */
+	ASLR_TP_ADDR,
+	/* Text: hexadecimal numbers that could be addresses are masked. */
+	ASLR_TP_TEXT,
+	/* Bytes of unknown layout: the 8-byte words in a mapping are remapped. */
+	ASLR_TP_BYTES,
+};
+
+/* A field, or the elements of an array field, of a tracepoint. */
 struct aslr_tp_field {
 	u32	offset;
+	/* Of an element; of the __data_loc/__rel_loc word if dynamic. */
 	u32	size;
 	u32	count;
+	u8	kind;
+	/* The data is where the __data_loc or __rel_loc word says. */
+	bool	dynamic;
+	bool	relative;
 };
 
 struct aslr_tp_fields {
@@ -1159,14 +1213,50 @@ struct aslr_tp_fields {
 	struct aslr_tp_field	fields[];
 };
 
+static bool aslr__name_in(const char *name, const char * const *names, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(name, names[i]))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Integer fields that hold code or data addresses in the kernel's tracepoints
- * (call sites, instruction pointers, the memory a tracepoint is about).
+ * (call sites, instruction pointers, the memory a tracepoint is about), and
+ * the probe address of kprobes and uprobes made with perf probe.
  */
 static const char * const aslr__tp_addr_names[] = {
+	"__probe_func", "__probe_ip", "__probe_ret_ip",
 	"addr", "address", "call_site", "caller", "caller_ip", "func", "function",
 	"ip", "parent_ip", "ptr", "vm_end", "vm_start",
 };
+
+/*
+ * Integer fields that hold none of the recording machine's addresses by
+ * their meaning: the sizes, times, pids, cpus and states that perf's own
+ * tools (sched, kmem, lock, kwork, timechart, trace) read as numbers, and
+ * the times of timers. Kept as they are, so that the tables of these tools
+ * are the same before and after. So are flags (names ending in "flags").
+ */
+static const char * const aslr__tp_number_names[] = {
+	"bucket_expiry", "bytes_alloc", "bytes_req", "cpu_id", "delay", "dest_cpu",
+	"expires", "irq", "next_pid", "next_prio", "node", "now", "order",
+	"orig_cpu", "pid", "prev_pid", "prev_prio", "prev_state", "prio", "runtime",
+	"softexpires", "state", "target_cpu", "value", "vec", "vruntime",
+};
+
+static bool aslr__tp_is_number(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len >= 5 && !strcmp(name + len - 5, "flags"))
+		return true;
+	return aslr__name_in(name, aslr__tp_number_names, ARRAY_SIZE(aslr__tp_number_names));
+}
 
 static bool aslr__tp_is_syscall(const struct tep_event *tp)
 {
@@ -1175,35 +1265,75 @@ static bool aslr__tp_is_syscall(const struct tep_event *tp)
 }
 
 /*
- * Whether a field of @tp may hold addresses: pointers, the integers named as
- * addresses above, and the long arguments and return values of system calls
- * (mmap, brk, mremap, ... take and return addresses). Strings and dynamic
- * arrays hold none.
+ * The size of an element of @field, 0 if the format doesn't say (a dynamic
+ * array of a type libtraceevent doesn't know the size of).
  */
-static bool aslr__tp_field_is_addr(const struct tep_event *tp,
-				   const struct tep_format_field *field)
+static unsigned int aslr__tp_elem_size(const struct tep_event *tp,
+				       const struct tep_format_field *field)
 {
-	unsigned int elem = field->flags & TEP_FIELD_IS_ARRAY ? field->elementsize :
-								 (unsigned int)field->size;
-	size_t i;
-
-	if (field->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING |
-			    TEP_FIELD_IS_RELATIVE))
-		return false;
-	if (elem != sizeof(u64) && elem != sizeof(u32))
-		return false;
-	if (field->flags & TEP_FIELD_IS_POINTER)
-		return true;
-	if ((field->flags & TEP_FIELD_IS_LONG) && aslr__tp_is_syscall(tp))
-		return true;
-	for (i = 0; i < ARRAY_SIZE(aslr__tp_addr_names); i++) {
-		if (!strcmp(field->name, aslr__tp_addr_names[i]))
-			return true;
-	}
-	return false;
+	if (!(field->flags & TEP_FIELD_IS_ARRAY))
+		return field->size > 0 ? (unsigned int)field->size : 0;
+	if (field->elementsize > 0)
+		return field->elementsize;
+	if (field->flags & TEP_FIELD_IS_LONG)
+		return tp->tep ? (unsigned int)tep_get_long_size(tp->tep) : sizeof(long);
+	return 0;
 }
 
-/* The address fields of the tracepoint @tp, found once. */
+/*
+ * How @field of @tp is written (see perf-inject.txt), false if it is kept as
+ * it is: strings are text; pointers, the integers named as addresses above,
+ * the long arguments and return values of system calls (mmap, brk, mremap,
+ * ... take and return addresses) are addresses; so is any other integer of
+ * 8 bytes or of the size of a long of the recording machine, unless perf's
+ * tools read it as a number; an array of bytes or of a type not known holds
+ * who knows what: its 8-byte words in a mapping are remapped.
+ */
+static bool aslr__tp_field_kind(const struct tep_event *tp,
+				const struct tep_format_field *field,
+				unsigned int elem, u8 *kind)
+{
+	unsigned int long_size = tp->tep ? (unsigned int)tep_get_long_size(tp->tep) :
+					   sizeof(long);
+	unsigned long flags = field->flags;
+
+	if (flags & TEP_FIELD_IS_STRING) {
+		*kind = ASLR_TP_TEXT;
+		return true;
+	}
+	if (elem != sizeof(u64) && elem != sizeof(u32)) {
+		/* An array of bytes, of shorts, or of elements of unknown size */
+		*kind = ASLR_TP_BYTES;
+		return (flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
+		       (elem == 0 || elem < sizeof(u32));
+	}
+	*kind = ASLR_TP_ADDR;
+	if (flags & TEP_FIELD_IS_POINTER)
+		return true;
+	if ((flags & TEP_FIELD_IS_LONG) && aslr__tp_is_syscall(tp))
+		return true;
+	if (aslr__name_in(field->name, aslr__tp_addr_names, ARRAY_SIZE(aslr__tp_addr_names)))
+		return true;
+	if (aslr__tp_is_number(field->name))
+		return false;
+	/* An unknown integer: an address if it is wide enough to hold one. */
+	return elem == sizeof(u64) || ((flags & TEP_FIELD_IS_LONG) && elem == long_size);
+}
+
+static const char *aslr__tp_kind_name(u8 kind)
+{
+	switch (kind) {
+	case ASLR_TP_ADDR:
+		return "addresses";
+	case ASLR_TP_TEXT:
+		return "text, numbers that could be addresses masked";
+	case ASLR_TP_BYTES:
+	default:
+		return "bytes, words in a mapping remapped";
+	}
+}
+
+/* The fields of the tracepoint @tp that may hold addresses, found once. */
 static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_event *tp)
 {
 	const struct tep_format_field *field;
@@ -1218,15 +1348,31 @@ static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_even
 		return NULL;
 	for (field = tp->format.fields; field && nr < tp->format.nr_fields; field = field->next) {
 		struct aslr_tp_field *f = &fields->fields[nr];
+		unsigned int elem = aslr__tp_elem_size(tp, field);
 
-		if (field->offset < 0 || field->size <= 0 || !aslr__tp_field_is_addr(tp, field))
+		if (field->offset < 0 || field->size <= 0 ||
+		    !aslr__tp_field_kind(tp, field, elem, &f->kind)) {
+			pr_debug2("--aslr: %s:%s: %s %s kept\n",
+				  tp->system, tp->name, field->type, field->name);
 			continue;
+		}
 		f->offset = field->offset;
-		f->size = field->flags & TEP_FIELD_IS_ARRAY ? field->elementsize :
-							       (unsigned int)field->size;
-		f->count = field->size / f->size;
-		pr_debug2("--aslr: %s:%s: %s %s holds addresses\n",
-			  tp->system, tp->name, field->type, field->name);
+		f->dynamic = field->flags & TEP_FIELD_IS_DYNAMIC;
+		f->relative = field->flags & TEP_FIELD_IS_RELATIVE;
+		if (f->dynamic) {
+			/* The u32 saying where the data is and how long. */
+			if (field->size != sizeof(u32))
+				continue;
+			f->size = f->kind == ASLR_TP_ADDR ? elem : 1;
+		} else if (f->kind == ASLR_TP_ADDR) {
+			f->size = elem;
+			f->count = field->size / elem;
+		} else {
+			f->size = 1;
+			f->count = field->size;
+		}
+		pr_debug2("--aslr: %s:%s: %s %s: %s\n", tp->system, tp->name,
+			  field->type, field->name, aslr__tp_kind_name(f->kind));
 		nr++;
 	}
 	fields->nr = nr;
@@ -1298,10 +1444,103 @@ static u64 aslr__remap_tp_value(struct aslr *aslr, struct machine *machine,
 	return ret;
 }
 
+static bool aslr__is_hex(char c)
+{
+	return isxdigit((unsigned char)c);
+}
+
 /*
- * Remap the address fields of the raw data of a tracepoint sample, @raw in
- * the copy of the sample. The format of the tracepoint comes from the tracing
- * data of the file.
+ * Mask, in the @len bytes of text at @s, the hexadecimal numbers that could
+ * be addresses: those written with 0x and those of 8 digits or more, of a
+ * value from 64 KiB up. Their digits become 'X', the length of the text
+ * stays. Returns the number of numbers masked.
+ */
+static u64 aslr__mask_text(char *s, size_t len)
+{
+	u64 masked = 0;
+	size_t i = 0;
+
+	while (i < len && s[i]) {
+		size_t start = i, digits, j;
+		bool prefix = false;
+		u64 val = 0;
+
+		if (!aslr__is_hex(s[i]) || (i && isalnum((unsigned char)s[i - 1]))) {
+			i++;
+			continue;
+		}
+		if (s[i] == '0' && i + 2 < len && (s[i + 1] == 'x' || s[i + 1] == 'X') &&
+		    aslr__is_hex(s[i + 2])) {
+			prefix = true;
+			start = i += 2;
+		}
+		for (j = start; j < len && s[j] && aslr__is_hex(s[j]); j++)
+			val = val << 4 | hex(s[j]);
+		digits = j - start;
+		i = j;
+		if (!prefix && (digits < 8 || (j < len && isalnum((unsigned char)s[j]))))
+			continue;
+		if (digits <= 16 && val < 0x10000)
+			continue;
+		memset(s + start, 'X', digits);
+		masked++;
+	}
+	return masked;
+}
+
+/*
+ * Remap, in @len bytes of unknown layout at @pos, the 8-byte words at every
+ * 4-byte step whose value is in a mapping of the recording.
+ */
+static void aslr__remap_bytes(struct aslr *aslr, struct machine *machine,
+			      struct thread *thread, u8 cpumode, void *pos, u32 len)
+{
+	u32 n;
+
+	for (n = 0; n + sizeof(u64) <= len; n += sizeof(u32)) {
+		bool found;
+		u64 val;
+
+		memcpy(&val, pos + n, sizeof(val));
+		if (val < 0x10000)
+			continue;
+		val = aslr__remap_any(aslr, machine, thread, cpumode, val, &found);
+		if (!found)
+			continue;
+		memcpy(pos + n, &val, sizeof(val));
+		aslr->tp_remapped++;
+	}
+}
+
+/*
+ * Where the data of the field @f is in the @size bytes of raw data at @raw:
+ * its offset in *@offset, its length in *@len. -EINVAL if not inside.
+ */
+static int aslr__tp_field_data(const struct aslr_tp_field *f, void *raw, u32 size,
+			       u32 *offset, u32 *len)
+{
+	u32 loc;
+
+	if (!f->dynamic) {
+		*offset = f->offset;
+		*len = f->size * f->count;
+	} else {
+		if ((u64)f->offset + sizeof(loc) > size)
+			return -EINVAL;
+		memcpy(&loc, raw + f->offset, sizeof(loc));
+		*offset = loc & 0xffff;
+		*len = loc >> 16;
+		/* __rel_loc: from the end of the field */
+		if (f->relative)
+			*offset += f->offset + sizeof(loc);
+	}
+	return (u64)*offset + *len > size ? -EINVAL : 0;
+}
+
+/*
+ * Rewrite the fields that may hold addresses of the raw data of a tracepoint
+ * sample, @raw in the copy of the sample. The format of the tracepoint comes
+ * from the tracing data of the file.
  */
 static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 			   struct thread *thread, struct evsel *evsel,
@@ -1323,17 +1562,26 @@ static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 
 	for (i = 0; i < fields->nr; i++) {
 		const struct aslr_tp_field *f = &fields->fields[i];
-		void *pos = raw + f->offset;
-		u32 n;
+		u32 offset, len, n;
+		void *pos;
 
-		if ((u64)f->offset + (u64)f->size * f->count > sample->raw_size) {
+		if (aslr__tp_field_data(f, raw, sample->raw_size, &offset, &len)) {
 			aslr__err(sample->file_offset,
 				  "the raw data of '%s' is shorter than its format, the file is corrupt",
 				  evsel__name(evsel));
 			return -EINVAL;
 		}
+		pos = raw + offset;
+		if (f->kind == ASLR_TP_TEXT) {
+			aslr->tp_masked += aslr__mask_text(pos, len);
+			continue;
+		}
+		if (f->kind == ASLR_TP_BYTES) {
+			aslr__remap_bytes(aslr, machine, thread, sample->cpumode, pos, len);
+			continue;
+		}
 		/* The raw data is 4-byte aligned, its fields may not be 8-byte aligned. */
-		for (n = 0; n < f->count; n++, pos += f->size) {
+		for (n = 0; n + f->size <= len; n += f->size, pos += f->size) {
 			u64 val;
 			u32 val32;
 
@@ -1524,6 +1772,20 @@ int aslr__check_evsel(const struct evsel *evsel)
 		refused &= ~PERF_SAMPLE_RAW;
 #endif
 
+	/* Bits of a later perf: where their fields are and what they hold is not known */
+	if ((attr->sample_type & ~(PERF_SAMPLE_MAX - 1)) ||
+	    (attr->read_format & ~(PERF_FORMAT_MAX - 1)) ||
+	    ((attr->sample_type & PERF_SAMPLE_BRANCH_STACK) &&
+	     (attr->branch_sample_type & ~(PERF_SAMPLE_BRANCH_MAX - 1)))) {
+		pr_err("--aslr: event '%s' has bits this perf doesn't know, use a newer perf:\n",
+		       evsel__name((struct evsel *)evsel));
+		pr_err("  sample_type %#llx, read_format %#llx, branch_sample_type %#llx\n",
+		       (unsigned long long)attr->sample_type,
+		       (unsigned long long)attr->read_format,
+		       (unsigned long long)attr->branch_sample_type);
+		return -EOPNOTSUPP;
+	}
+
 	for (i = 0; i < ARRAY_SIZE(fields); i++) {
 		if (refused & fields[i].bit) {
 			pr_err("--aslr does not support %s yet, found in event '%s'\n",
@@ -1657,6 +1919,18 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		struct perf_event_attr attr = { .size = 0, };
 		size_t size = event->attr.attr.size ?: PERF_ATTR_SIZE_VER0;
 
+		size_t room = event->header.size - offsetof(struct perf_record_header_attr, attr);
+
+		/*
+		 * The fields of a later perf past ours: what they hold is not
+		 * known, zero them (their default), the ids after them stay.
+		 */
+		if (size > sizeof(attr) && room > sizeof(attr)) {
+			memset((void *)&event->attr.attr + sizeof(attr), 0,
+			       min(size, room) - sizeof(attr));
+			if (aslr)
+				aslr->attr_tails_zeroed++;
+		}
 		/* The attr may be smaller than ours, don't write past it. */
 		size = min(size, sizeof(attr));
 		memcpy(&attr, &event->attr.attr, size);
@@ -1665,6 +1939,16 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		return true;
 	}
 	case PERF_RECORD_HEADER_FEATURE:
+		/*
+		 * Of a later perf: what it holds is not known. HEADER_LAST_FEATURE
+		 * alone marks the end of the features.
+		 */
+		if (event->feat.feat_id > HEADER_LAST_FEATURE ||
+		    (event->feat.feat_id == HEADER_LAST_FEATURE &&
+		     event->header.size != sizeof(event->feat))) {
+			why = "header features this perf doesn't know, may be addresses";
+			break;
+		}
 		switch (event->feat.feat_id) {
 		case HEADER_EVENT_DESC:
 			if (!aslr__evlist_has_addrs(evlist, env))
@@ -1906,6 +2190,8 @@ void aslr__print_stats(const struct aslr *aslr)
 					      "tracepoint address fields in no mapping replaced");
 			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_zeroed,
 					      "tracepoint address fields zeroed");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_masked,
+					      "numbers in tracepoint text masked");
 		}
 		if (st->dropped) {
 			int i;
@@ -1918,6 +2204,9 @@ void aslr__print_stats(const struct aslr *aslr)
 		}
 		pr_debug("aslr: %s: %s\n", perf_event__name(type), buf + 2);
 	}
+	if (aslr->attr_tails_zeroed)
+		pr_debug("aslr: event attributes: %" PRIu64 " with fields of a later perf zeroed\n",
+			 aslr->attr_tails_zeroed);
 }
 
 int aslr__check_evlist(struct evlist *evlist)

@@ -32,8 +32,10 @@ trap_cleanup() {
 trap trap_cleanup EXIT TERM INT
 
 # Write a minimal synthetic perf.data: one attr, a kernel MMAP per --kmap,
-# an MMAP2 per --map, one SAMPLE whose callchain holds the --word values
-# and the HOSTNAME (--hostname) and SAMPLE_TIME features; the latter
+# an MMAP2 per --map, one SAMPLE whose callchain holds the --word values,
+# a record per --odd-word holding it at a file offset of 4 mod 8 (as raw
+# tracepoint data does) and the HOSTNAME (--hostname) and SAMPLE_TIME
+# features; the latter
 # holds the --feature-word value and, as HOSTNAME is 68 bytes long, does
 # not start 8-byte aligned.  Prints the file offsets of the words.
 cat > "${mkdata}" <<'EOF'
@@ -44,7 +46,7 @@ args = sys.argv[1:]
 path = args.pop(0)
 endian = '<'
 host = 'aslr-test'
-maps, kmaps, words, fwords = [], [], [], []
+maps, kmaps, words, fwords, owords = [], [], [], [], []
 while args:
     opt = args.pop(0)
     if opt == '--be':
@@ -60,6 +62,8 @@ while args:
         kmaps.append((val, int(args.pop(0), 0)))
     elif opt == '--word':
         words.append(val)
+    elif opt == '--odd-word':
+        owords.append(val)
     else:
         fwords.append(val)
 
@@ -93,6 +97,9 @@ data += record(9, 2, pk('QIIQQ', 0x2000, 1234, 1234, 1000, len(words)) +
                b''.join(pk('Q', w) for w in words))
 for i in range(len(words)):
     print('word', i, sample + 40 + 8 * i)
+for w in owords:
+    print('odd', DATA + len(data) + 12)
+    data += record(14, 0, pk('IQI', 0, w, 0))
 table = DATA + len(data)
 hostname = table + 32
 sample_time = hostname + 68
@@ -192,6 +199,16 @@ test_planted() {
   [ "${off}" = "${want}" ] || fail "feature hit at ${off}, planted at ${want}"
   grep -q "1 leak" "${log}" || fail "more than the planted feature hit"
   grep -q "HEADER_SAMPLE_TIME" "${log}" || fail "feature not named"
+
+  # an 8-byte value at 4 mod 8, as in raw tracepoint data
+  $PYTHON "${mkdata}" "${tmpdir}/odd.data" --map 0x100000000000 0x10000 \
+    --odd-word "${addr}" > "${tmpdir}/offs"
+  want=$(awk '$1 == "odd" { printf "0x%08x\n", $2 }' "${tmpdir}/offs")
+  [ $((want % 8)) = 4 ] || fail "odd word planted at ${want}, not at 4 mod 8"
+  expect 1 "${orig}" "${tmpdir}/odd.data" || fail "address at 4 mod 8"
+  off=$(first_hit)
+  [ "${off}" = "${want}" ] || fail "odd word hit at ${off}, planted at ${want}"
+  grep -q "1 leak" "${log}" || fail "more than the planted odd word hit"
 
   # an address written as text
   $PYTHON "${mkdata}" "${tmpdir}/text.data" --map 0x100000000000 0x10000 \

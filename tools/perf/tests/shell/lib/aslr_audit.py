@@ -12,12 +12,14 @@ map, modules, BPF programs and trampolines).  The canonical ranges are
 taken from the same records of OUT.
 
 Every 8-byte word of OUT (the whole file: header, attrs, data section,
-feature sections) is read as little and as big endian and each value that
-lies in an ORIG range is reported as a leak.  Words are taken at 8-byte
-aligned file offsets, except in regions that do not start 8-byte aligned
-(e.g. build-id entries, feature sections, records after an odd-sized
-feature record in pipe mode), where they are taken at offsets aligned to
-the start of the region, as the fields there are.  Hexadecimal numbers in text (e.g. /proc/kallsyms copied
+feature sections) is read and each value that lies in an ORIG range is
+reported as a leak: in the byte order of OUT at every 4-byte aligned file
+offset (fields are 4-byte aligned, raw tracepoint data puts 8-byte fields
+at 4 mod 8), and in the other byte order at 8-byte aligned offsets.  In
+regions that do not start 4-byte aligned (e.g. build-id entries, feature
+sections, records after an odd-sized feature record in pipe mode) the
+offsets are counted from the start of the region, as the fields there
+are.  Hexadecimal numbers in text (e.g. /proc/kallsyms copied
 into tracing data) are checked too.
 
 Not reported, as they are not leaks:
@@ -505,21 +507,33 @@ class Auditor:
         self.hits[offset] = (value, how)
 
     def scan_words(self, start, end):
-        """Check the 8-byte words at start, start + 8, ... below end."""
+        """Check the 8-byte words from start below end.
+
+        In the byte order of the file at every 4-byte step: records and
+        their fields are 4-byte aligned, not always 8-byte aligned (raw
+        tracepoint data puts its 8-byte fields at 4 mod 8).  In the other
+        byte order at 8-byte steps.
+        """
         buf = self.out.buf
         lowest = max(self.orig_ranges.lowest, self.min_addr)
+        order = self.out.endian
+        other = '>' if order == '<' else '<'
+        names = {'<': 'LE', '>': 'BE'}
         # in chunks, to bound the memory used on big files
         for chunk in range(start, end, 8 * SCAN_CHUNK):
             count = min(SCAN_CHUNK, (end - chunk) // 8)
             if count <= 0:
                 return
-            little = struct.unpack_from(f'<{count}Q', buf, chunk)
-            big = struct.unpack_from(f'>{count}Q', buf, chunk)
-            for i, (lev, bev) in enumerate(zip(little, big)):
-                if lev >= lowest:
-                    self.check(chunk + 8 * i, lev, 'LE')
-                if bev >= lowest:
-                    self.check(chunk + 8 * i, bev, 'BE')
+            odd = min(count, (end - chunk - 4) // 8)
+            for base, fmt, nr, how in ((chunk, order, count, names[order]),
+                                       (chunk + 4, order, odd, names[order]),
+                                       (chunk, other, count, names[other])):
+                if nr <= 0:
+                    continue
+                values = struct.unpack_from(f'{fmt}{nr}Q', buf, base)
+                for i, value in enumerate(values):
+                    if value >= lowest:
+                        self.check(base + 8 * i, value, how)
 
     def scan_text(self):
         """Check hexadecimal numbers written as text."""

@@ -33,6 +33,7 @@
 
 #include "addr_location.h"
 #include "aslr.h"
+#include "aslr-verify.h"
 #include "branch.h"
 #include "callchain.h"
 #include "debug.h"
@@ -78,6 +79,9 @@
 #define ASLR_ALIAS_USER_BASE	0x0000300000000000ULL
 #define ASLR_ALIAS_KERNEL_BASE	0xffffffc000000000ULL
 #define ASLR_ALIAS_STEP		16
+/* The ends of those holes. */
+#define ASLR_USER_END		0x0000400000000000ULL
+#define ASLR_KERNEL_END		0xffffffef00000000ULL
 /* KASLR moves the kernel in units of this, keep the offset within it. */
 #define ASLR_KERNEL_ALIGN	0x200000ULL
 
@@ -210,6 +214,12 @@ struct aslr {
 	u64			attr_tails_zeroed;
 	/* Drop the header features that name the recording machine. */
 	bool			strip_host;
+	/*
+	 * The check of the output, fed the address space of the input, but
+	 * for the mappings and addresses already in the canonical layout.
+	 */
+	struct aslr_verify	*verify;
+	u64			canonical_inputs;
 	/* The remapped user call graph of a sample being unwound. */
 	u64			unwind_ips[PERF_MAX_STACK_DEPTH];
 };
@@ -592,6 +602,40 @@ static union perf_event *aslr__copy_event(struct aslr *aslr, union perf_event *e
  * reference perf report relocates the kernel's symbols by (_text, or _stext
  * on kernels without it; any other as well).
  */
+/*
+ * An input written by --aslr has its addresses in the canonical layout, no
+ * machine's (see above): they aren't looked for in the output, where --aslr
+ * puts them again.
+ */
+static bool aslr__is_canonical(u64 start, u64 len)
+{
+	u64 end = start + (len ?: 1);
+
+	if (end < start)
+		return false;
+	return (start >= ASLR_USER_BASE && end <= ASLR_USER_END) ||
+	       (start >= ASLR_KERNEL_BASE && end <= ASLR_KERNEL_END);
+}
+
+/* A mapping of the input, for the check of the output. */
+static int aslr__verify_range(struct aslr *aslr, u64 start, u64 len)
+{
+	if (aslr__is_canonical(start, len)) {
+		aslr->canonical_inputs++;
+		return 0;
+	}
+	return aslr_verify__add_range(aslr->verify, start, len);
+}
+
+/* An address of the input out of any mapping, for the check of the output. */
+static void aslr__verify_addr(struct aslr *aslr, u64 addr)
+{
+	if (aslr__is_canonical(addr, 1))
+		aslr->canonical_inputs++;
+	else
+		aslr_verify__add_addr(aslr->verify, addr);
+}
+
 static bool aslr__is_kernel_text(const char *filename)
 {
 	const char *end = strchr(filename, ']');
@@ -620,6 +664,11 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	if (err)
 		return err;
 	kernel_text = kernel && aslr__is_kernel_text(filename);
+
+	/* The kernel ones have the address of _text or of a trampoline as pgoff. */
+	if (aslr__verify_range(aslr, start, len) ||
+	    (kernel && *pgoff && aslr__verify_range(aslr, *pgoff, len)))
+		return -ENOMEM;
 
 	err = aslr__machine(aslr, cpumode, sample->file_offset, &machine);
 	if (err)
@@ -751,6 +800,8 @@ static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
 	}
 
 	err = machine__process_ksymbol(host, event, sample);
+	if (!err)
+		err = aslr__verify_range(aslr, addr, len);
 	if (err)
 		return err;
 
@@ -925,6 +976,12 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 	addr_location__exit(&al);
 	if (found)
 		*found = remap;
+	else if (!remap)
+		/*
+		 * Zeroed, an address of the input all the same: its value
+		 * must not be in the output (out of memory is told there).
+		 */
+		aslr__verify_addr(aslr, addr);
 	return remap ? addr + remap->delta : 0;
 }
 
@@ -1320,6 +1377,16 @@ static bool aslr__tp_field_kind(const struct tep_event *tp,
 	return elem == sizeof(u64) || ((flags & TEP_FIELD_IS_LONG) && elem == long_size);
 }
 
+bool aslr__tp_field_is_number(const struct tep_event *tp,
+			      const struct tep_format_field *field)
+{
+	u8 kind;
+
+	if (field->offset < 0 || field->size <= 0)
+		return true;
+	return !aslr__tp_field_kind(tp, field, aslr__tp_elem_size(tp, field), &kind);
+}
+
 static const char *aslr__tp_kind_name(u8 kind)
 {
 	switch (kind) {
@@ -1436,6 +1503,7 @@ static u64 aslr__remap_tp_value(struct aslr *aslr, struct machine *machine,
 		aslr->tp_remapped++;
 		return ret;
 	}
+	aslr__verify_addr(aslr, val);
 	ret = size == sizeof(u64) ? aslr__alias(aslr, val) : 0;
 	if (ret)
 		aslr->tp_aliased++;
@@ -1736,6 +1804,9 @@ int aslr__process_event(struct aslr *aslr, union perf_event *event,
 		return tool->ksymbol(tool, event, sample, machine);
 	case PERF_RECORD_TEXT_POKE:
 		/* Only needed to decode instruction traces, which are dropped. */
+		if (aslr__verify_range(aslr, event->text_poke.addr,
+				       max(event->text_poke.old_len, event->text_poke.new_len)))
+			return -ENOMEM;
 		aslr__count_dropped(aslr, event->header.type,
 				    "instruction patching, not needed without instruction traces");
 		return 0;
@@ -2207,6 +2278,10 @@ void aslr__print_stats(const struct aslr *aslr)
 	if (aslr->attr_tails_zeroed)
 		pr_debug("aslr: event attributes: %" PRIu64 " with fields of a later perf zeroed\n",
 			 aslr->attr_tails_zeroed);
+	if (aslr->canonical_inputs)
+		pr_debug("aslr: %" PRIu64 " mappings and addresses of the input already in the canonical layout"
+			 " (an --aslr output), not looked for in the output\n",
+			 aslr->canonical_inputs);
 }
 
 int aslr__check_evlist(struct evlist *evlist)
@@ -2237,7 +2312,8 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->spaces = hashmap__new(aslr_space__hash, aslr_space__equal, NULL);
 	aslr->tp_fields = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
 	aslr->aliases = hashmap__new(aslr_u64__hash, aslr_u64__equal, NULL);
-	if (!aslr->buf || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
+	aslr->verify = aslr_verify__new();
+	if (!aslr->buf || !aslr->verify || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
 	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases)) {
 		if (IS_ERR(aslr->remaps))
 			aslr->remaps = NULL;
@@ -2263,6 +2339,11 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->tool.ksymbol = aslr__ksymbol;
 	aslr->tool.sample = aslr__sample;
 	return aslr;
+}
+
+struct aslr_verify *aslr__verify(struct aslr *aslr)
+{
+	return aslr->verify;
 }
 
 void aslr__set_strip_host(struct aslr *aslr, bool strip_host)
@@ -2300,6 +2381,7 @@ void aslr__delete(struct aslr *aslr)
 	}
 	aslr__reset_caches(aslr);
 	machines__exit(&aslr->machines);
+	aslr_verify__delete(aslr->verify);
 	free(aslr->buf);
 	free(aslr);
 }

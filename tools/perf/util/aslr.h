@@ -4,9 +4,16 @@
 
 #include "tool.h"
 
+struct aslr_verify;
 struct evlist;
 struct evsel;
 struct perf_env;
+struct tep_event;
+struct tep_format_field;
+
+/* The sample fields --aslr cuts out of the samples it writes. */
+#define ASLR_CUT_SAMPLE_TYPES						\
+	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_STACK_USER)
 
 /*
  * A perf_tool that rewrites every address in the event stream into a
@@ -49,6 +56,15 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
  * *@new_size is the size left. @aslr, for the counts, may be NULL.
  */
 int aslr__scrub_tracing_data(struct aslr *aslr, void *buf, size_t size, size_t *new_size);
+
+/*
+ * The check of the output (aslr-verify.h), which knows the address space
+ * of the input as the events are processed.
+ */
+struct aslr_verify *aslr__verify(struct aslr *aslr);
+/* Is @field of @tp kept as it is, a number by its meaning? */
+bool aslr__tp_field_is_number(const struct tep_event *tp,
+			      const struct tep_format_field *field);
 
 /* Count a record that was dropped because it can't be remapped. */
 void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why);

@@ -213,12 +213,23 @@ test_planted() {
   # an address written as text
   $PYTHON "${mkdata}" "${tmpdir}/text.data" --map 0x100000000000 0x10000 \
     --hostname "${addr}" > "${tmpdir}/offs"
-  want=$(awk '$1 == "hostname" { printf "0x%08x\n", $2 }' "${tmpdir}/offs")
+  # the digits, after the 0x
+  want=$(awk '$1 == "hostname" { printf "0x%08x\n", $2 + 2 }' "${tmpdir}/offs")
   expect 1 "${orig}" "${tmpdir}/text.data" || fail "address as text"
   off=$(first_hit)
   [ "${off}" = "${want}" ] || fail "text hit at ${off}, planted at ${want}"
   grep -q "1 leak" "${log}" || fail "more than the planted text hit"
   grep -q "HEADER_HOSTNAME" "${log}" || fail "text feature not named"
+  # glued to letters and digits, without 0x: h7f..., abs_7f..., cafe7f...
+  for text in "h${addr#0x}" "abs_${addr#0x}" "0123456789abcdef${addr#0x}"; do
+    $PYTHON "${mkdata}" "${tmpdir}/text.data" --map 0x100000000000 0x10000 \
+      --hostname "${text}" > "${tmpdir}/offs"
+    want=$(awk -v n=$((${#text} - ${#addr} + 2)) \
+           '$1 == "hostname" { printf "0x%08x\n", $2 + n }' "${tmpdir}/offs")
+    expect 1 "${orig}" "${tmpdir}/text.data" || fail "address as text in ${text}"
+    off=$(first_hit)
+    [ "${off}" = "${want}" ] || fail "text hit at ${off}, planted at ${want} in ${text}"
+  done
 
   # big endian files
   $PYTHON "${mkdata}" "${tmpdir}/be-orig.data" --be \

@@ -19,8 +19,10 @@ at 4 mod 8), and in the other byte order at 8-byte aligned offsets.  In
 regions that do not start 4-byte aligned (e.g. build-id entries, feature
 sections, records after an odd-sized feature record in pipe mode) the
 offsets are counted from the start of the region, as the fields there
-are.  Hexadecimal numbers in text (e.g. /proc/kallsyms copied
-into tracing data) are checked too.
+are.  Hexadecimal numbers in text, whatever is around them (e.g.
+/proc/kallsyms copied
+into tracing data, a host name h555555556100, a probe abs_7f3a12341234)
+are checked too.
 
 Not reported, as they are not leaks:
  - values below 0x10000 (or --min-addr): nothing can be mapped there
@@ -118,8 +120,11 @@ CPUMODE_KERNEL = 1
 CPUMODE_GUEST_KERNEL = 4
 MISC_MMAP_BUILD_ID = 1 << 14
 
-HEX_RE = re.compile(rb'(?<![0-9A-Za-z_])(?:0[xX])?([0-9a-fA-F]{8,16})'
-                    rb'(?![0-9A-Za-z_])')
+# A run of hexadecimal digits, whatever is around it (h555555554000,
+# abs_7f3a12341234, 0x...): the whole of it, or of a longer run the numbers
+# of 8 to 16 digits at its start and at its end, an address glued to other
+# digits.
+HEX_RE = re.compile(rb'[0-9a-fA-F]{8,}')
 
 
 class AuditError(Exception):
@@ -538,11 +543,17 @@ class Auditor:
     def scan_text(self):
         """Check hexadecimal numbers written as text."""
         for match in HEX_RE.finditer(self.out.buf):
-            value = int(match.group(1), 16)
-            offset = match.start()
-            if offset not in self.hits and self.is_leak(value):
-                text = match.group(0).decode()
-                self.hits[offset] = (value, f'text "{text}"')
+            run = match.group(0)
+            start = match.start()
+            if len(run) <= 16:
+                numbers = [(start, run)]
+            else:
+                numbers = [(start, run[:n]) for n in range(8, 17)] + \
+                          [(match.end() - n, run[-n:]) for n in range(8, 17)]
+            for offset, digits in numbers:
+                value = int(digits, 16)
+                if offset not in self.hits and self.is_leak(value):
+                    self.hits[offset] = (value, f'text "{digits.decode()}"')
 
     def run(self):
         """Scan all of OUT, then what its compressed records hold."""

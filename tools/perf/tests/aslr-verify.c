@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The check perf inject --aslr makes of its output must find an address of
+ * the input wherever it is planted: at each 4-byte offset, in either byte
+ * order, in any record, in a header feature, written as text; and must let
+ * pass the fields that hold numbers, so that it doesn't refuse good files.
+ */
+#include <byteswap.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include "tests.h"
+#include "debug.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "header.h"
+#include "util/aslr-verify.h"
+
+#define MAP_START	0x7f3a12340000ULL
+#define MAP_LEN		0x10000ULL
+/* In the mapping, and an address a sample carried out of any mapping. */
+#define PLANTED		(MAP_START + 0x1234)
+#define CARRIED		0xffff8881deadbe00ULL
+/* Below 4 GiB, where no value is looked up. */
+#define LOW_START	0x400000ULL
+
+static void set_name(char *name, const char *s)
+{
+	memcpy(name, s, strlen(s) + 1);
+}
+
+static u64 hits_of(struct aslr_verify *verify, int feat, const void *buf, size_t size)
+{
+	u64 hits = aslr_verify__hits(verify);
+
+	aslr_verify__feature(verify, feat, buf, size, 0);
+	return aslr_verify__hits(verify) - hits;
+}
+
+static u64 event_hits(struct aslr_verify *verify, struct evlist *evlist, void *event)
+{
+	u64 hits = aslr_verify__hits(verify);
+
+	aslr_verify__event(verify, evlist, event, 0);
+	return aslr_verify__hits(verify) - hits;
+}
+
+static int test__aslr_verify_words(struct test_suite *test __maybe_unused,
+				   int subtest __maybe_unused)
+{
+	struct aslr_verify *verify = aslr_verify__new();
+	u64 buf[8], val;
+	size_t pos;
+
+	TEST_ASSERT_VAL("new", verify);
+	TEST_ASSERT_VAL("range", !aslr_verify__add_range(verify, MAP_START, MAP_LEN));
+	TEST_ASSERT_VAL("low range", !aslr_verify__add_range(verify, LOW_START, MAP_LEN));
+	TEST_ASSERT_VAL("addr", !aslr_verify__add_addr(verify, CARRIED));
+
+	memset(buf, 0, sizeof(buf));
+	TEST_ASSERT_VAL("nothing planted", hits_of(verify, -1, buf, sizeof(buf)) == 0);
+
+	for (pos = 0; pos + sizeof(val) <= sizeof(buf); pos += sizeof(u32)) {
+		u64 planted[] = { PLANTED, MAP_START, MAP_START + MAP_LEN - 1, CARRIED };
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(planted); i++) {
+			memset(buf, 0, sizeof(buf));
+			memcpy((void *)buf + pos, &planted[i], sizeof(planted[i]));
+			pr_debug("planted %#llx at +%zu\n", (unsigned long long)planted[i], pos);
+			TEST_ASSERT_VAL("planted word not found",
+					hits_of(verify, -1, buf, sizeof(buf)) >= 1);
+		}
+		/* Just outside: the end of the mapping, next to the carried one. */
+		memset(buf, 0, sizeof(buf));
+		val = MAP_START + MAP_LEN;
+		memcpy((void *)buf + pos, &val, sizeof(val));
+		TEST_ASSERT_VAL("end of mapping found", hits_of(verify, -1, buf, sizeof(buf)) == 0);
+		val = CARRIED + 8;
+		memcpy((void *)buf + pos, &val, sizeof(val));
+		TEST_ASSERT_VAL("neighbour found", hits_of(verify, -1, buf, sizeof(buf)) == 0);
+		/* Below 4 GiB, not looked up. */
+		val = LOW_START + 0x100;
+		memcpy((void *)buf + pos, &val, sizeof(val));
+		TEST_ASSERT_VAL("low value found", hits_of(verify, -1, buf, sizeof(buf)) == 0);
+		/* In the other byte order, at 8-byte offsets. */
+		if (pos % sizeof(u64) == 0) {
+			memset(buf, 0, sizeof(buf));
+			val = bswap_64(PLANTED);
+			memcpy((void *)buf + pos, &val, sizeof(val));
+			TEST_ASSERT_VAL("swapped word not found",
+					hits_of(verify, -1, buf, sizeof(buf)) >= 1);
+		}
+	}
+	aslr_verify__delete(verify);
+	return TEST_OK;
+}
+
+static int test__aslr_verify_text(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	static const struct {
+		const char *text;
+		u64 hits;
+	} cases[] = {
+		{ "perf record -e probe:abs_7f3a12341234 -a", 1 },
+		{ "handler=0x7F3A12341234", 1 },
+		{ "ffff8881deadbe00", 1 },
+		{ "cafe7f3a12341234", 0 },
+		{ "0123456789abcdef7f3a12341234", 1 },
+		{ "7f3a12341234deadbeefcafe", 1 },
+		{ "handler=0xXXXXXXXXXXXX", 0 },
+		{ "7f3a12350000 is past the end", 0 },
+		{ "sleep 7f3a", 0 },
+	};
+	struct aslr_verify *verify = aslr_verify__new();
+	size_t i;
+
+	TEST_ASSERT_VAL("new", verify);
+	TEST_ASSERT_VAL("range", !aslr_verify__add_range(verify, MAP_START, MAP_LEN));
+	TEST_ASSERT_VAL("addr", !aslr_verify__add_addr(verify, CARRIED));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		u64 hits = hits_of(verify, HEADER_CMDLINE, cases[i].text, strlen(cases[i].text));
+
+		pr_debug("\"%s\": %llu\n", cases[i].text, (unsigned long long)hits);
+		TEST_ASSERT_VAL("text", hits == cases[i].hits);
+	}
+	aslr_verify__delete(verify);
+	return TEST_OK;
+}
+
+static int test__aslr_verify_records(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr),
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD,
+		.sample_id_all = 1,
+	};
+	struct aslr_verify *verify = aslr_verify__new();
+	struct evlist *evlist = evlist__new();
+	struct evsel *evsel = evsel__new(&attr);
+	union {
+		union perf_event event;
+		u64 words[32];
+		char bytes[256];
+	} rec;
+	u64 *sample = rec.words + 1;
+	struct perf_record_header_build_id *bid = (void *)rec.bytes;
+	int ret = TEST_FAIL;
+
+	if (!verify || !evlist || !evsel)
+		goto out;
+	evlist__add(evlist, evsel);
+	evsel = NULL;
+	evlist__set_id_pos(evlist);
+	if (aslr_verify__add_range(verify, MAP_START, MAP_LEN))
+		goto out;
+
+	/* MMAP2: the start and pgoff are looked at, len is a number. */
+	memset(&rec, 0, sizeof(rec));
+	rec.event.header.type = PERF_RECORD_MMAP2;
+	rec.event.header.size = sizeof(rec.event.mmap2) - sizeof(rec.event.mmap2.filename) + 16 +
+				evlist__id_hdr_size(evlist);
+	set_name(rec.event.mmap2.filename, "/usr/bin/true");
+	rec.event.mmap2.len = PLANTED;
+	rec.event.mmap2.ino = PLANTED;
+	TEST_ASSERT_VAL("mmap2 len or inode found", event_hits(verify, evlist, &rec) == 0);
+	rec.event.mmap2.start = PLANTED;
+	TEST_ASSERT_VAL("mmap2 start not found", event_hits(verify, evlist, &rec) == 1);
+	rec.event.mmap2.start = 0;
+	rec.event.mmap2.pgoff = PLANTED;
+	TEST_ASSERT_VAL("mmap2 pgoff not found", event_hits(verify, evlist, &rec) == 1);
+	rec.event.mmap2.pgoff = 0;
+	set_name(rec.event.mmap2.filename, "/tmp/7f3a12341234");
+	TEST_ASSERT_VAL("mmap2 name not found", event_hits(verify, evlist, &rec) == 1);
+	set_name(rec.event.mmap2.filename, "/usr/bin/true");
+	/* The time of the sample id fields after it */
+	rec.words[rec.event.header.size / sizeof(u64) - 1] = PLANTED;
+	TEST_ASSERT_VAL("sample id time found", event_hits(verify, evlist, &rec) == 0);
+
+	/* A sample: ip, pid/tid, time, period, callchain (nr, 2 ips) */
+	memset(&rec, 0, sizeof(rec));
+	rec.event.header.type = PERF_RECORD_SAMPLE;
+	rec.event.header.size = sizeof(rec.event.header) + 7 * sizeof(u64);
+	sample[4] = 2;
+	TEST_ASSERT_VAL("empty sample", event_hits(verify, evlist, &rec) == 0);
+	sample[2] = PLANTED;
+	sample[3] = PLANTED;
+	/* pid, tid: two numbers next to each other */
+	sample[1] = PLANTED;
+	TEST_ASSERT_VAL("time, period or pid/tid found", event_hits(verify, evlist, &rec) == 0);
+	sample[0] = PLANTED;
+	TEST_ASSERT_VAL("ip not found", event_hits(verify, evlist, &rec) == 1);
+	sample[0] = 0;
+	sample[6] = PLANTED;
+	TEST_ASSERT_VAL("callchain ip not found", event_hits(verify, evlist, &rec) == 1);
+	/* Across pid/tid and time: two fields of numbers. */
+	memset(sample, 0, 7 * sizeof(u64));
+	sample[4] = 2;
+	memcpy((void *)&sample[1] + 4, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("word across fields of numbers found",
+			event_hits(verify, evlist, &rec) == 0);
+	/* Across two callchain ips: addresses. */
+	memset(sample, 0, 7 * sizeof(u64));
+	sample[4] = 2;
+	memcpy((void *)&sample[5] + 4, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("word across callchain ips not found",
+			event_hits(verify, evlist, &rec) == 1);
+
+	/* A record type with no known layout: all of it is looked at. */
+	memset(&rec, 0, sizeof(rec));
+	rec.event.header.type = 63;
+	rec.event.header.size = 64;
+	rec.words[4] = PLANTED;
+	TEST_ASSERT_VAL("unknown record not looked at", event_hits(verify, evlist, &rec) == 1);
+
+	/* A build-id record: the build-id is a hash, the name is text. */
+	memset(&rec, 0, sizeof(rec));
+	bid->header.type = PERF_RECORD_HEADER_BUILD_ID;
+	bid->header.size = sizeof(*bid) + 16;
+	memcpy(bid->data, &(u64){ PLANTED }, sizeof(u64));
+	set_name(bid->filename, "/usr/bin/true");
+	TEST_ASSERT_VAL("build-id found", hits_of(verify, HEADER_BUILD_ID, bid,
+						  bid->header.size) == 0);
+	set_name(bid->filename, "/x/7f3a12341234");
+	TEST_ASSERT_VAL("build-id name not found",
+			hits_of(verify, HEADER_BUILD_ID, bid, bid->header.size) == 1);
+
+	/* A feature of a pipe. */
+	memset(&rec, 0, sizeof(rec));
+	rec.event.header.type = PERF_RECORD_HEADER_FEATURE;
+	rec.event.header.size = 64;
+	rec.event.feat.feat_id = HEADER_CPUDESC;
+	rec.words[5] = PLANTED;
+	TEST_ASSERT_VAL("feature record not looked at", event_hits(verify, evlist, &rec) == 1);
+	ret = TEST_OK;
+out:
+	evsel__delete(evsel);
+	evlist__delete(evlist);
+	aslr_verify__delete(verify);
+	return ret;
+}
+
+static struct test_case tests__aslr_verify[] = {
+	TEST_CASE("Every word at every 4-byte offset", aslr_verify_words),
+	TEST_CASE("Numbers written as text", aslr_verify_text),
+	TEST_CASE("Fields of records and features", aslr_verify_records),
+	{ .name = NULL, }
+};
+
+struct test_suite suite__aslr_verify = {
+	.desc = "perf inject --aslr output verifier",
+	.test_cases = tests__aslr_verify,
+};

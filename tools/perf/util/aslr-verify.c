@@ -1,0 +1,956 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf inject --aslr checks its own output before it is written: no value
+ * of the address space of the input may be in it, wherever it is. This does
+ * not share the knowledge of the rewrite of which field holds what beyond
+ * the layouts of the records: what the rewrite misses, this finds.
+ */
+#include <byteswap.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <linux/bitops.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "aslr.h"
+#include "aslr-verify.h"
+#include "branch.h"
+#include "debug.h"
+#include "event.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "hashmap.h"
+#include "header.h"
+#ifdef HAVE_LIBTRACEEVENT
+#include <event-parse.h>
+#endif
+
+/*
+ * Values below 4 GiB are not looked up: executables that are not position
+ * independent are mapped there at fixed addresses (0x400000 on x86-64), not
+ * randomized, and any two neighbouring 32-bit numbers read as one value
+ * there. So are mappings of 1 TiB or more (sanitizer shadow memory): most
+ * values would be in them.
+ */
+#define ASLR_VERIFY_MIN		0x100000000ULL
+#define ASLR_VERIFY_HUGE	BIT_ULL(40)
+/* PERF_CONTEXT_* callchain markers */
+#define ASLR_VERIFY_CONTEXT	(~0ULL - 4095)
+/* Unsorted ranges looked up one by one before they are sorted in. */
+#define ASLR_VERIFY_PENDING	64
+#define ASLR_VERIFY_SPANS	128
+#define ASLR_VERIFY_REPORTS	10
+
+struct aslr_verify_range {
+	u64	start;
+	u64	end;
+};
+
+/* Bytes of a record: a field that holds a number is not looked at. */
+struct aslr_verify_span {
+	u32		start;
+	u32		end;
+	const char	*name;
+	bool		number;
+};
+
+struct aslr_verify_spans {
+	int			nr;
+	struct aslr_verify_span	span[ASLR_VERIFY_SPANS];
+};
+
+/* The fields of a tracepoint, their offsets in its raw data. */
+struct aslr_verify_tp {
+	int			nr;
+	struct aslr_verify_span	field[];
+};
+
+struct aslr_verify_chunk {
+	u64	offset;
+	u64	size;
+	char	data[];
+};
+
+struct aslr_verify {
+	/* Sorted, not overlapping, and those not sorted in yet. */
+	struct aslr_verify_range *ranges;
+	size_t			nr_ranges;
+	size_t			alloc_ranges;
+	struct aslr_verify_range pending[ASLR_VERIFY_PENDING];
+	int			nr_pending;
+	u64			lowest;
+	u64			highest;
+	/* The addresses samples carried, not to add them twice: u64 -> NULL */
+	struct hashmap		*addrs;
+	/* struct tep_event * -> struct aslr_verify_tp * */
+	struct hashmap		*tps;
+	/* Of a pipe: offset, bytes of tracing data still to come. */
+	u64			stream_offset;
+	u64			payload;
+	/*
+	 * Of a pipe: a copy of its header records (features, attributes,
+	 * tracing data, ...), written before most of the address space of
+	 * the input is known, checked again at the end: struct
+	 * aslr_verify_chunk one after the other.
+	 */
+	void			*header;
+	size_t			header_size;
+	size_t			header_alloc;
+	bool			enomem;
+	/* What was seen and checked. */
+	u64			nr_maps;
+	u64			nr_huge;
+	u64			nr_addrs;
+	u64			records;
+	u64			bytes;
+	u64			in_space;
+	u64			numbers;
+	u64			text_numbers;
+	u64			hits;
+};
+
+static size_t aslr_verify__hash(long key, void *ctx __maybe_unused)
+{
+	return key * 0x9e3779b97f4a7c15ULL >> 17;
+}
+
+static bool aslr_verify__equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return key1 == key2;
+}
+
+struct aslr_verify *aslr_verify__new(void)
+{
+	struct aslr_verify *verify = zalloc(sizeof(*verify));
+
+	if (!verify)
+		return NULL;
+	verify->lowest = ~0ULL;
+	verify->addrs = hashmap__new(aslr_verify__hash, aslr_verify__equal, NULL);
+	verify->tps = hashmap__new(aslr_verify__hash, aslr_verify__equal, NULL);
+	if (IS_ERR(verify->addrs) || IS_ERR(verify->tps)) {
+		if (!IS_ERR(verify->addrs))
+			hashmap__free(verify->addrs);
+		if (!IS_ERR(verify->tps))
+			hashmap__free(verify->tps);
+		free(verify);
+		return NULL;
+	}
+	return verify;
+}
+
+void aslr_verify__delete(struct aslr_verify *verify)
+{
+	struct hashmap_entry *cur;
+	size_t bkt;
+
+	if (!verify)
+		return;
+	hashmap__free(verify->addrs);
+	hashmap__for_each_entry(verify->tps, cur, bkt)
+		free(cur->pvalue);
+	hashmap__free(verify->tps);
+	free(verify->ranges);
+	free(verify->header);
+	free(verify);
+}
+
+static int aslr_verify__range_cmp(const void *a, const void *b)
+{
+	const struct aslr_verify_range *ra = a, *rb = b;
+
+	return ra->start < rb->start ? -1 : ra->start > rb->start;
+}
+
+/* Sort the pending ranges in, merging what overlaps. */
+static int aslr_verify__sort(struct aslr_verify *verify)
+{
+	size_t nr = verify->nr_ranges + verify->nr_pending, i, n = 0;
+	struct aslr_verify_range *ranges = verify->ranges;
+
+	if (!verify->nr_pending)
+		return 0;
+	if (nr > verify->alloc_ranges) {
+		size_t alloc = max(nr, verify->alloc_ranges * 2);
+
+		ranges = realloc(ranges, alloc * sizeof(*ranges));
+		if (!ranges) {
+			verify->enomem = true;
+			return -ENOMEM;
+		}
+		verify->ranges = ranges;
+		verify->alloc_ranges = alloc;
+	}
+	memcpy(ranges + verify->nr_ranges, verify->pending,
+	       verify->nr_pending * sizeof(*ranges));
+	qsort(ranges, nr, sizeof(*ranges), aslr_verify__range_cmp);
+	for (i = 0; i < nr; i++) {
+		if (n && ranges[i].start <= ranges[n - 1].end) {
+			ranges[n - 1].end = max(ranges[n - 1].end, ranges[i].end);
+			continue;
+		}
+		ranges[n++] = ranges[i];
+	}
+	verify->nr_ranges = n;
+	verify->nr_pending = 0;
+	return 0;
+}
+
+static int aslr_verify__add(struct aslr_verify *verify, u64 start, u64 end)
+{
+	if (end <= start || end <= ASLR_VERIFY_MIN)
+		return 0;
+	start = max_t(u64, start, ASLR_VERIFY_MIN);
+	if (verify->nr_pending == ASLR_VERIFY_PENDING && aslr_verify__sort(verify))
+		return -ENOMEM;
+	verify->pending[verify->nr_pending].start = start;
+	verify->pending[verify->nr_pending++].end = end;
+	verify->lowest = min(verify->lowest, start);
+	verify->highest = max(verify->highest, end - 1);
+	return 0;
+}
+
+int aslr_verify__add_range(struct aslr_verify *verify, u64 start, u64 len)
+{
+	u64 end = start + len < start ? ~0ULL : start + len;
+
+	if (len >= ASLR_VERIFY_HUGE) {
+		verify->nr_huge++;
+		return 0;
+	}
+	verify->nr_maps++;
+	return aslr_verify__add(verify, start, end);
+}
+
+int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
+{
+	int err;
+
+	if (addr < ASLR_VERIFY_MIN || addr >= ASLR_VERIFY_CONTEXT)
+		return 0;
+	err = hashmap__add(verify->addrs, addr, NULL);
+	if (err == -EEXIST)
+		return 0;
+	if (err) {
+		verify->enomem = true;
+		return err;
+	}
+	verify->nr_addrs++;
+	return aslr_verify__add(verify, addr, addr + 1);
+}
+
+/* Is @val in the address space of the input? */
+static bool aslr_verify__in_space(struct aslr_verify *verify, u64 val)
+{
+	size_t lo = 0, hi = verify->nr_ranges;
+	int i;
+
+	if (val < verify->lowest || val > verify->highest || val >= ASLR_VERIFY_CONTEXT)
+		return false;
+	for (i = 0; i < verify->nr_pending; i++) {
+		if (val >= verify->pending[i].start && val < verify->pending[i].end)
+			return true;
+	}
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (val < verify->ranges[mid].start)
+			hi = mid;
+		else if (val >= verify->ranges[mid].end)
+			lo = mid + 1;
+		else
+			return true;
+	}
+	return false;
+}
+
+static void spans__add(struct aslr_verify_spans *spans, u32 start, u32 end,
+		       const char *name, bool number)
+{
+	if (spans->nr == ASLR_VERIFY_SPANS || end <= start)
+		return;
+	spans->span[spans->nr].start = start;
+	spans->span[spans->nr].end = end;
+	spans->span[spans->nr].name = name;
+	spans->span[spans->nr++].number = number;
+}
+
+/* Are the @len bytes at @pos all in fields holding numbers? */
+static bool spans__number(const struct aslr_verify_spans *spans, u32 pos, u32 len)
+{
+	u32 end = pos + len;
+	int i;
+
+	while (pos < end) {
+		for (i = 0; i < spans->nr; i++) {
+			if (spans->span[i].number && spans->span[i].start <= pos &&
+			    pos < spans->span[i].end)
+				break;
+		}
+		if (i == spans->nr)
+			return false;
+		pos = spans->span[i].end;
+	}
+	return true;
+}
+
+static const char *spans__name(const struct aslr_verify_spans *spans, u32 pos)
+{
+	int i;
+
+	for (i = spans->nr - 1; i >= 0; i--) {
+		if (spans->span[i].start <= pos && pos < spans->span[i].end)
+			return spans->span[i].name;
+	}
+	return NULL;
+}
+
+static void aslr_verify__report(struct aslr_verify *verify, u64 val, u64 offset,
+				const char *what, const struct aslr_verify_spans *spans,
+				u32 pos, const char *how)
+{
+	const char *field = spans ? spans__name(spans, pos) : NULL;
+
+	if (++verify->hits > ASLR_VERIFY_REPORTS)
+		return;
+	pr_err("--aslr: %#" PRIx64 ", an address of the input, at file offset %#" PRIx64
+	       " of the output: %s (+%#x)%s%s%s\n", val, offset + pos, what, pos,
+	       field ? ", field " : "", field ?: "", how);
+}
+
+static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
+			      const char *what, const struct aslr_verify_spans *spans,
+			      u32 pos, const char *how)
+{
+	if (!aslr_verify__in_space(verify, val))
+		return;
+	verify->in_space++;
+	if (spans && spans__number(spans, pos, sizeof(val))) {
+		verify->numbers++;
+		return;
+	}
+	aslr_verify__report(verify, val, offset, what, spans, pos, how);
+}
+
+static u64 aslr_verify__parse_hex(const char *s, size_t len)
+{
+	u64 val = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		char c = tolower((unsigned char)s[i]);
+
+		val = val << 4 | (isdigit((unsigned char)c) ? c - '0' : c - 'a' + 10);
+	}
+	return val;
+}
+
+/*
+ * Hexadecimal numbers in text: those of 9 to 16 digits could be addresses
+ * at or above 4 GiB; of a longer run of digits, its first and last 9 to 16
+ * digits, an address glued to other digits.
+ */
+static void aslr_verify__text(struct aslr_verify *verify, const char *buf, size_t size,
+			      u64 offset, const char *what)
+{
+	size_t i = 0, j, len, k;
+	u64 val;
+
+	while (i < size) {
+		if (!isxdigit((unsigned char)buf[i])) {
+			i++;
+			continue;
+		}
+		for (j = i; j < size && isxdigit((unsigned char)buf[j]); j++)
+			;
+		len = j - i;
+		/* The whole number, or windows of a longer run. */
+		for (k = len <= 16 ? len : 9; k >= 9 && k <= min_t(size_t, len, 16); k++) {
+			size_t at[2] = { i, j - k };
+			int n;
+
+			for (n = 0; n < 2 && (!n || at[1] != at[0]); n++) {
+				val = aslr_verify__parse_hex(buf + at[n], k);
+				verify->text_numbers++;
+				if (aslr_verify__in_space(verify, val))
+					aslr_verify__report(verify, val, offset, what, NULL,
+							    at[n], ", as text");
+			}
+		}
+		i = j;
+	}
+}
+
+/*
+ * Every 8-byte value at every 4-byte offset of the @size bytes at @buf,
+ * in the byte order of this machine, and in the other one at 8-byte
+ * offsets (raw tracepoint data of a file from a machine of the other
+ * byte order isn't swapped); and the numbers in text.
+ */
+static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_t size,
+			      u64 offset, const char *what,
+			      const struct aslr_verify_spans *spans)
+{
+	u32 pos;
+
+	verify->bytes += size;
+	if (aslr_verify__sort(verify))
+		return;
+	for (pos = 0; pos + sizeof(u64) <= size; pos += sizeof(u32)) {
+		u64 val;
+
+		memcpy(&val, buf + pos, sizeof(val));
+		aslr_verify__word(verify, val, offset, what, spans, pos, "");
+		if (!(pos & 7))
+			aslr_verify__word(verify, bswap_64(val), offset, what, spans, pos,
+					  ", in the other byte order");
+	}
+	aslr_verify__text(verify, buf, size, offset, what);
+}
+
+#ifdef HAVE_LIBTRACEEVENT
+/* The fields of @tp, and whether the rewrite keeps them as numbers. */
+static struct aslr_verify_tp *aslr_verify__tp(struct aslr_verify *verify, struct tep_event *tp)
+{
+	struct tep_format_field *field, *lists[2] = { tp->format.common_fields, tp->format.fields };
+	struct aslr_verify_tp *fields;
+	int n, nr = 0;
+
+	if (hashmap__find(verify->tps, tp, &fields))
+		return fields;
+	fields = zalloc(sizeof(*fields) + (tp->format.nr_common + tp->format.nr_fields) *
+					  sizeof(fields->field[0]));
+	if (!fields)
+		return NULL;
+	for (n = 0; n < 2; n++) {
+		for (field = lists[n]; field; field = field->next) {
+			struct aslr_verify_span *span = &fields->field[nr];
+
+			if (nr == tp->format.nr_common + tp->format.nr_fields)
+				break;
+			if (field->offset < 0 || field->size <= 0)
+				continue;
+			span->start = field->offset;
+			span->end = field->offset + field->size;
+			span->name = field->name;
+			span->number = !n || aslr__tp_field_is_number(tp, field);
+			nr++;
+		}
+	}
+	fields->nr = nr;
+	if (hashmap__add(verify->tps, tp, fields)) {
+		free(fields);
+		return NULL;
+	}
+	return fields;
+}
+#endif
+
+/* The fields of the raw data at @pos of a tracepoint sample. */
+static void aslr_verify__raw_spans(struct aslr_verify *verify __maybe_unused,
+				   struct evsel *evsel __maybe_unused,
+				   struct aslr_verify_spans *spans, u32 pos, u32 size)
+{
+#ifdef HAVE_LIBTRACEEVENT
+	struct aslr_verify_tp *fields;
+	int i;
+
+	if (evsel->core.attr.type != PERF_TYPE_TRACEPOINT || !evsel->tp_format)
+		return;
+	fields = aslr_verify__tp(verify, evsel->tp_format);
+	for (i = 0; fields && i < fields->nr; i++) {
+		const struct aslr_verify_span *f = &fields->field[i];
+
+		if (f->end <= size)
+			spans__add(spans, pos + f->start, pos + f->end, f->name, f->number);
+	}
+#endif
+	spans__add(spans, pos, pos + size, "raw data", false);
+}
+
+/* A u64 field of a sample, if it has it: false if past the end. */
+static bool spans__sample_field(struct aslr_verify_spans *spans, u64 type, u64 bit,
+				u32 *pos, u32 size, const char *name, bool number)
+{
+	if (!(type & bit))
+		return true;
+	if (*pos + sizeof(u64) > size)
+		return false;
+	spans__add(spans, *pos, *pos + sizeof(u64), name, number);
+	*pos += sizeof(u64);
+	return true;
+}
+
+/*
+ * The fields of a sample as --aslr writes it. Those it can't find are
+ * looked at as if no field held a number.
+ */
+static void aslr_verify__sample_spans(struct aslr_verify *verify, struct evlist *evlist,
+				      union perf_event *event,
+				      struct aslr_verify_spans *spans)
+{
+	struct evsel *evsel = evlist ? evlist__event2evsel(evlist, event) : NULL;
+	u32 size = event->header.size, pos = sizeof(event->header);
+	const void *rec = event;
+	u64 type, rf, nr, len;
+
+	if (!evsel)
+		return;
+	type = evsel->core.attr.sample_type & ~ASLR_CUT_SAMPLE_TYPES;
+	rf = evsel->core.attr.read_format;
+
+	if (!spans__sample_field(spans, type, PERF_SAMPLE_IDENTIFIER, &pos, size, "id", true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_IP, &pos, size, "ip", false) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_TID, &pos, size, "pid/tid", true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_TIME, &pos, size, "time", true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_ADDR, &pos, size, "addr", false) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_ID, &pos, size, "id", true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_STREAM_ID, &pos, size, "stream_id",
+				 true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_CPU, &pos, size, "cpu", true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_PERIOD, &pos, size, "period", true))
+		return;
+	if (type & PERF_SAMPLE_READ) {
+		u64 one = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+		u64 times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+		if (pos + sizeof(u64) > size)
+			return;
+		memcpy(&nr, rec + pos, sizeof(nr));
+		if (!(rf & PERF_FORMAT_GROUP))
+			nr = 1, one += times, times = 0;
+		else
+			times++;
+		if (nr > size / sizeof(u64))
+			return;
+		len = (times + nr * one) * sizeof(u64);
+		if (pos + len > size)
+			return;
+		spans__add(spans, pos, pos + len, "read values", true);
+		pos += len;
+	}
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		if (pos + sizeof(u64) > size)
+			return;
+		memcpy(&nr, rec + pos, sizeof(nr));
+		if (nr > size / sizeof(u64) || pos + (nr + 1) * sizeof(u64) > size)
+			return;
+		spans__add(spans, pos, pos + sizeof(u64), "callchain nr", true);
+		spans__add(spans, pos + sizeof(u64), pos + (nr + 1) * sizeof(u64), "callchain",
+			   false);
+		pos += (nr + 1) * sizeof(u64);
+	}
+	if (type & PERF_SAMPLE_RAW) {
+		u32 raw_size;
+
+		if (pos + sizeof(raw_size) > size)
+			return;
+		memcpy(&raw_size, rec + pos, sizeof(raw_size));
+		if (pos + sizeof(raw_size) + raw_size > size)
+			return;
+		spans__add(spans, pos, pos + sizeof(raw_size), "raw size", true);
+		aslr_verify__raw_spans(verify, evsel, spans, pos + sizeof(raw_size), raw_size);
+		pos += sizeof(raw_size) + raw_size;
+	}
+	if (type & PERF_SAMPLE_BRANCH_STACK) {
+		u64 i, words = 1 + evsel__has_branch_hw_idx(evsel);
+
+		if (pos + sizeof(u64) > size)
+			return;
+		memcpy(&nr, rec + pos, sizeof(nr));
+		if (nr > size / sizeof(struct branch_entry))
+			return;
+		len = words * sizeof(u64) + nr * sizeof(struct branch_entry);
+		if (pos + len > size)
+			return;
+		spans__add(spans, pos, pos + words * sizeof(u64), "branch stack nr", true);
+		pos += words * sizeof(u64);
+		/* from, to, flags */
+		for (i = 0; i < nr; i++, pos += sizeof(struct branch_entry))
+			spans__add(spans, pos + 2 * sizeof(u64), pos + 3 * sizeof(u64),
+				   "branch flags", true);
+		/* Branch counters, if the group has them: the rest is looked at. */
+		if (evsel->core.attr.branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
+			return;
+	}
+	/* The registers and the user stack are cut out. */
+	if (!spans__sample_field(spans, type, PERF_SAMPLE_WEIGHT_TYPE, &pos, size, "weight",
+				 true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_DATA_SRC, &pos, size, "data_src",
+				 true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_TRANSACTION, &pos, size,
+				 "transaction", true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_PHYS_ADDR, &pos, size, "phys_addr",
+				 false) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_CGROUP, &pos, size, "cgroup", true) ||
+	    !spans__sample_field(spans, type, PERF_SAMPLE_DATA_PAGE_SIZE, &pos, size,
+				 "data_page_size", true))
+		return;
+	spans__sample_field(spans, type, PERF_SAMPLE_CODE_PAGE_SIZE, &pos, size,
+			    "code_page_size", true);
+}
+
+/* The fields of a record that hold numbers, by its type. */
+static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *evlist,
+				     union perf_event *event,
+				     struct aslr_verify_spans *spans)
+{
+	u32 type = event->header.type, size = event->header.size;
+	u32 id_size = 0;
+
+	spans__add(spans, 0, sizeof(event->header), "header", true);
+	switch (type) {
+	case PERF_RECORD_SAMPLE:
+		aslr_verify__sample_spans(verify, evlist, event, spans);
+		return;
+	case PERF_RECORD_MMAP:
+		spans__add(spans, 8, 16, "pid/tid", true);
+		spans__add(spans, 16, 24, "start", false);
+		spans__add(spans, 24, 32, "len", true);
+		spans__add(spans, 32, 40, "pgoff", false);
+		break;
+	case PERF_RECORD_MMAP2:
+		spans__add(spans, 8, 16, "pid/tid", true);
+		spans__add(spans, 16, 24, "start", false);
+		spans__add(spans, 24, 32, "len", true);
+		spans__add(spans, 32, 40, "pgoff", false);
+		/* maj, min, ino, ino_generation or the build-id, prot, flags */
+		spans__add(spans, 40, 72, "file id, prot and flags", true);
+		break;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_ITRACE_START:
+		spans__add(spans, 8, 16, "pid/tid", true);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		spans__add(spans, 8, 32, "pids and time", true);
+		break;
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PERF_RECORD_READ:
+	case PERF_RECORD_LOST_SAMPLES:
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+	case PERF_RECORD_NAMESPACES:
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:
+	case PERF_RECORD_HEADER_TRACING_DATA:
+	case PERF_RECORD_FINISHED_ROUND:
+	case PERF_RECORD_ID_INDEX:
+	case PERF_RECORD_THREAD_MAP:
+	case PERF_RECORD_CPU_MAP:
+	case PERF_RECORD_STAT_CONFIG:
+	case PERF_RECORD_STAT:
+	case PERF_RECORD_STAT_ROUND:
+	case PERF_RECORD_TIME_CONV:
+	case PERF_RECORD_FINISHED_INIT:
+		/* ids, counts, times, pids and cpus */
+		spans__add(spans, 8, size, "numbers", true);
+		return;
+	case PERF_RECORD_KSYMBOL:
+		spans__add(spans, 8, 16, "addr", false);
+		spans__add(spans, 16, 24, "len, type and flags", true);
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		spans__add(spans, 8, 24, "type, flags, id", true);
+		spans__add(spans, 24, 32, "tag", true);
+		break;
+	case PERF_RECORD_CGROUP:
+		spans__add(spans, 8, 16, "id", true);
+		break;
+	case PERF_RECORD_HEADER_BUILD_ID:
+		spans__add(spans, 8, 12, "pid", true);
+		spans__add(spans, 12, 36, "build-id", true);
+		return;
+	case PERF_RECORD_EVENT_UPDATE:
+		spans__add(spans, 8, 24, "type and id", true);
+		return;
+	default:
+		break;
+	}
+	/* The sample id fields after the record. */
+	if (evlist && type < PERF_RECORD_USER_TYPE_START &&
+	    evlist__first(evlist)->core.attr.sample_id_all)
+		id_size = evlist__id_hdr_size(evlist);
+	if (id_size && id_size <= size - sizeof(event->header))
+		spans__add(spans, size - id_size, size, "sample id", true);
+}
+
+static const char *aslr_verify__record_name(u32 type)
+{
+	const char *name = perf_event__name(type);
+
+	return name && strcmp(name, "UNKNOWN") ? name : "a record of unknown type";
+}
+
+int aslr_verify__feature(struct aslr_verify *verify, int feat, const void *buf,
+			 size_t size, u64 offset)
+{
+	struct aslr_verify_spans spans = { .nr = 0, };
+	u64 hits = verify->hits;
+	char name[32] = "the header";
+
+	if (feat >= 0)
+		snprintf(name, sizeof(name), "header feature %d", feat);
+
+	switch (feat) {
+	case HEADER_BUILD_ID: {
+		/* perf_record_header_build_id, one after the other */
+		size_t pos = 0;
+
+		while (pos + sizeof(struct perf_event_header) <= size) {
+			const struct perf_event_header *hdr = buf + pos;
+			size_t len = hdr->size;
+
+			if (len < sizeof(*hdr) || len > size - pos)
+				break;
+			spans.nr = 0;
+			spans__add(&spans, 0, min_t(size_t, len, 36), "header, pid and build-id",
+				   true);
+			aslr_verify__scan(verify, buf + pos, len, offset + pos, name, &spans);
+			pos += len;
+		}
+		if (pos < size)
+			aslr_verify__scan(verify, buf + pos, size - pos, offset + pos, name, NULL);
+		return verify->hits > hits ? -EADDRINUSE : 0;
+	}
+	case HEADER_SAMPLE_TIME:
+	case HEADER_CLOCK_DATA:
+	case HEADER_CLOCKID:
+		/* times */
+		spans__add(&spans, 0, size, "times", true);
+		break;
+	default:
+		break;
+	}
+	aslr_verify__scan(verify, buf, size, offset, name, &spans);
+	return verify->hits > hits ? -EADDRINUSE : 0;
+}
+
+int aslr_verify__event(struct aslr_verify *verify, struct evlist *evlist,
+		       union perf_event *event, u64 offset)
+{
+	struct aslr_verify_spans spans = { .nr = 0, };
+	u64 hits = verify->hits;
+
+	verify->records++;
+	if (event->header.type == PERF_RECORD_HEADER_FEATURE &&
+	    event->header.size >= sizeof(event->feat)) {
+		spans__add(&spans, 0, sizeof(event->feat), "header and feature id", true);
+		aslr_verify__scan(verify, event, sizeof(event->feat), offset,
+				  "PERF_RECORD_HEADER_FEATURE", &spans);
+		return aslr_verify__feature(verify, event->feat.feat_id,
+					    (void *)event + sizeof(event->feat),
+					    event->header.size - sizeof(event->feat),
+					    offset + sizeof(event->feat)) ?:
+		       (verify->hits > hits ? -EADDRINUSE : 0);
+	}
+	aslr_verify__event_spans(verify, evlist, event, &spans);
+	aslr_verify__scan(verify, event, event->header.size, offset,
+			  aslr_verify__record_name(event->header.type), &spans);
+	return verify->hits > hits ? -EADDRINUSE : 0;
+}
+
+/* Keep a copy of @size bytes written at @offset of a pipe. */
+static void aslr_verify__keep(struct aslr_verify *verify, const void *buf, size_t size,
+			      u64 offset)
+{
+	size_t need = sizeof(struct aslr_verify_chunk) + PERF_ALIGN(size, sizeof(u64));
+	struct aslr_verify_chunk *chunk;
+
+	if (verify->header_size + need > verify->header_alloc) {
+		size_t alloc = max(verify->header_alloc * 2, verify->header_size + need);
+		void *header = realloc(verify->header, alloc);
+
+		if (!header) {
+			verify->enomem = true;
+			return;
+		}
+		verify->header = header;
+		verify->header_alloc = alloc;
+	}
+	chunk = verify->header + verify->header_size;
+	chunk->offset = offset;
+	chunk->size = size;
+	memcpy(chunk->data, buf, size);
+	verify->header_size += need;
+}
+
+static int __aslr_verify__stream(struct aslr_verify *verify, struct evlist *evlist,
+				 const void *buf, size_t size, u64 offset, bool keep)
+{
+	const union perf_event *event = buf;
+	int err = 0;
+
+	if (verify->payload) {
+		size_t len = min_t(u64, size, verify->payload);
+
+		if (keep)
+			aslr_verify__keep(verify, buf, len, offset);
+		err = aslr_verify__feature(verify, HEADER_TRACING_DATA, buf, len, offset);
+		verify->payload -= len;
+		buf += len;
+		offset += len;
+		size -= len;
+		if (err || !size)
+			return err;
+	}
+	if (size < sizeof(event->header) || event->header.size != size) {
+		/* Not a record: look at all of it. */
+		if (keep)
+			aslr_verify__keep(verify, buf, size, offset);
+		return aslr_verify__feature(verify, -1, buf, size, offset);
+	}
+	if (keep && event->header.type >= PERF_RECORD_USER_TYPE_START &&
+	    event->header.type != PERF_RECORD_FINISHED_ROUND)
+		aslr_verify__keep(verify, buf, size, offset);
+	err = aslr_verify__event(verify, evlist, (union perf_event *)buf, offset);
+	if (event->header.type == PERF_RECORD_HEADER_TRACING_DATA)
+		verify->payload = event->tracing_data.size;
+	return err;
+}
+
+int aslr_verify__stream(struct aslr_verify *verify, struct evlist *evlist,
+			const void *buf, size_t size)
+{
+	u64 offset = verify->stream_offset;
+
+	verify->stream_offset += size;
+	return __aslr_verify__stream(verify, evlist, buf, size, offset, /*keep=*/true);
+}
+
+int aslr_verify__stream_end(struct aslr_verify *verify, struct evlist *evlist)
+{
+	size_t pos = 0;
+	u64 hits = verify->hits;
+
+	if (verify->enomem) {
+		pr_err("--aslr: not enough memory to verify the output\n");
+		return -ENOMEM;
+	}
+	verify->payload = 0;
+	while (pos < verify->header_size) {
+		struct aslr_verify_chunk *chunk = verify->header + pos;
+
+		__aslr_verify__stream(verify, evlist, chunk->data, chunk->size, chunk->offset,
+				      /*keep=*/false);
+		pos += sizeof(*chunk) + PERF_ALIGN(chunk->size, sizeof(u64));
+	}
+	return verify->hits > hits ? -EADDRINUSE : 0;
+}
+
+int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
+{
+	const struct perf_file_header *header;
+	const struct perf_file_section *sec;
+	u64 data_end, pos, end, feat_end;
+	struct aslr_verify_spans spans = { .nr = 0, };
+	struct stat st;
+	void *map;
+	int feat, err = -EINVAL;
+
+	if (verify->enomem) {
+		pr_err("--aslr: not enough memory to verify the output\n");
+		return -ENOMEM;
+	}
+	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(*header)) {
+		pr_err("--aslr: can't read the output to verify it\n");
+		return -EINVAL;
+	}
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		pr_err("--aslr: can't map the output to verify it: %m\n");
+		return -errno;
+	}
+	header = map;
+	data_end = header->data.offset + header->data.size;
+	if (memcmp(&header->magic, "PERFILE2", sizeof(header->magic)) ||
+	    header->data.offset < sizeof(*header) ||
+	    data_end < header->data.offset || data_end > (u64)st.st_size) {
+		pr_err("--aslr: the output isn't a perf.data file this perf wrote, can't verify it\n");
+		goto out;
+	}
+
+	/* The header: sizes, offsets and feature bits. */
+	spans__add(&spans, 0, sizeof(*header), "file header", true);
+	aslr_verify__scan(verify, map, sizeof(*header), 0, "the file header", &spans);
+	/* The attributes and their ids. */
+	aslr_verify__feature(verify, -1, map + sizeof(*header),
+			     header->data.offset - sizeof(*header), sizeof(*header));
+
+	for (pos = header->data.offset; pos < data_end; ) {
+		union perf_event *event = map + pos;
+
+		if (data_end - pos < sizeof(event->header) ||
+		    event->header.size < sizeof(event->header) ||
+		    event->header.size > data_end - pos) {
+			pr_err("--aslr: the output has a bad record at offset %#" PRIx64
+			       ", can't verify it\n", pos);
+			goto out;
+		}
+		aslr_verify__event(verify, evlist, event, pos);
+		pos += event->header.size;
+	}
+
+	/* The table of the feature sections, then each one. */
+	sec = map + data_end;
+	feat_end = data_end;
+	for_each_set_bit(feat, header->adds_features, HEADER_FEAT_BITS) {
+		if ((void *)(sec + 1) > map + st.st_size) {
+			pr_err("--aslr: the output's feature table is cut, can't verify it\n");
+			goto out;
+		}
+		end = sec->offset + sec->size;
+		if (end < sec->offset || end > (u64)st.st_size) {
+			pr_err("--aslr: a feature section of the output is past its end, can't verify it\n");
+			goto out;
+		}
+		aslr_verify__feature(verify, feat, map + sec->offset, sec->size, sec->offset);
+		feat_end = max(feat_end, end);
+		sec++;
+	}
+	spans.nr = 0;
+	spans__add(&spans, 0, (void *)sec - (map + data_end), "feature table", true);
+	aslr_verify__scan(verify, map + data_end, (void *)sec - (map + data_end), data_end,
+			  "the feature table", &spans);
+	feat_end = max(feat_end, (u64)((void *)sec - map));
+	/* Whatever else there is. */
+	if (feat_end < (u64)st.st_size)
+		aslr_verify__feature(verify, -1, map + feat_end, st.st_size - feat_end, feat_end);
+	err = verify->enomem ? -ENOMEM : 0;
+out:
+	munmap(map, st.st_size);
+	if (!err && verify->hits) {
+		if (verify->hits > ASLR_VERIFY_REPORTS)
+			pr_err("--aslr: ... and %" PRIu64 " more\n",
+			       verify->hits - ASLR_VERIFY_REPORTS);
+		err = -EADDRINUSE;
+	}
+	return err;
+}
+
+u64 aslr_verify__hits(const struct aslr_verify *verify)
+{
+	return verify->hits;
+}
+
+void aslr_verify__print_stats(const struct aslr_verify *verify)
+{
+	pr_debug("aslr: verified the output: %" PRIu64 " records, %" PRIu64 " bytes, against %"
+		 PRIu64 " mappings of the input and %" PRIu64
+		 " addresses its samples carried out of them (at or above 4 GiB; %" PRIu64
+		 " mappings of 1 TiB or more not looked for)\n",
+		 verify->records, verify->bytes, verify->nr_maps, verify->nr_addrs,
+		 verify->nr_huge);
+	pr_debug("aslr: verified the output: values in that address space: %" PRIu64
+		 " in fields that hold numbers, %" PRIu64
+		 " elsewhere; hexadecimal numbers in text: %" PRIu64 "\n",
+		 verify->numbers, verify->in_space - verify->numbers, verify->text_numbers);
+}

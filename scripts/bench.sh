@@ -8,10 +8,13 @@
 # For each size, records a system wide profile (perf record -e cpu-clock
 # -c 20000 -g -a) of a multi-process, multi-threaded, mmap-heavy workload
 # until perf.data is at least SIZE_MB, then times:
-#   perf inject, perf inject -b, perf inject --aslr, perf inject -b --aslr
+#   perf inject, perf inject -b, perf inject --aslr --no-aslr-verify,
+#   perf inject --aslr, perf inject -b --aslr
 # reporting wall time, CPU time (user + system), MB/s of input and peak RSS
 # (GNU time).  The --aslr runs are compared with the matching run without
-# it, in wall and in CPU time (the latter is less disturbed by other load).
+# it, in wall and in CPU time (the latter is less disturbed by other load),
+# and --aslr with --aslr --no-aslr-verify: the cost of the check of the
+# output.
 #
 # Environment: BENCH_PERF (perf binary, default: build/perf/perf), BENCH_DIR
 # (work directory, default: a new /tmp/aslr-bench.XXXXXX, removed at the end
@@ -166,7 +169,7 @@ measure() {
 
 build_workload
 
-printf "%-8s %-10s %-12s %8s %8s %7s %8s %16s %7s\n" \
+printf "%-8s %-10s %-24s %8s %8s %7s %8s %16s %7s\n" \
 	"size" "records" "options" "wall(s)" "cpu(s)" "MB/s" "RSS(MB)" "vs -b (vs none)" "cpu vs -b"
 for mb in "${sizes[@]}"; do
 	file="${dir}/perf-${mb}.data"
@@ -175,7 +178,7 @@ for mb in "${sizes[@]}"; do
 	size=$(stat -c %s "${file}")
 	nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null | awk '/TOTAL events:/ { print $3 }')
 	declare -A wall=() cpu=()
-	for opts in "" "-b" "--aslr" "-b --aslr"; do
+	for opts in "" "-b" "--aslr --no-aslr-verify" "--aslr" "-b --aslr"; do
 		# shellcheck disable=SC2086
 		read -r t rss c < <(measure "${file}" ${opts})
 		wall["x${opts}"]=${t}
@@ -183,16 +186,19 @@ for mb in "${sizes[@]}"; do
 		ratio="" cpu_ratio=""
 		case "${opts}" in
 		# --aslr implies -b, so -b is the matching run of both
-		--aslr | "-b --aslr")
+		--aslr* | "-b --aslr")
 			ratio=$(awk -v a="${t}" -v b="${wall[x-b]}" -v c="${wall[x]}" \
 				'BEGIN { printf "%.2fx (%.2fx)", a / b, a / c }')
 			cpu_ratio=$(awk -v a="${c}" -v b="${cpu[x-b]}" 'BEGIN { printf "%.2fx", a / b }') ;;
 		esac
-		printf "%-8s %-10s %-12s %8.2f %8.2f %7.1f %8.1f %16s %7s\n" \
+		printf "%-8s %-10s %-24s %8.2f %8.2f %7.1f %8.1f %16s %7s\n" \
 			"$((size / 1024 / 1024))MB" "${nr}" "${opts:-(none)}" "${t}" "${c}" \
 			"$(awk -v s="${size}" -v t="${t}" 'BEGIN { print s / 1048576 / (t > 0 ? t : 0.01) }')" \
 			"$(awk -v r="${rss}" 'BEGIN { print r / 1024 }')" "${ratio}" "${cpu_ratio}"
 	done
+	awk -v a="${wall[x--aslr]}" -v b="${wall[x--aslr --no-aslr-verify]}" \
+	    -v c="${cpu[x--aslr]}" -v d="${cpu[x--aslr --no-aslr-verify]}" \
+	    'BEGIN { printf "%-8s the check of the output (--aslr-verify): %.2fx wall, %.2fx cpu\n", "", a / b, c / d }'
 	unset wall cpu
 	[ -n "${KEEP:-}" ] || rm -f "${file}"
 done

@@ -23,6 +23,9 @@
 /* In the mapping, and an address a sample carried out of any mapping. */
 #define PLANTED		(MAP_START + 0x1234)
 #define CARRIED		0xffff8881deadbe00ULL
+/* A heap after the mapping; text a frame pointer walk found, "abcdef". */
+#define NEAR		(MAP_START + MAP_LEN + 0x100000)
+#define FAR		0x0000666564636261ULL
 /* Below 4 GiB, where no value is looked up. */
 #define LOW_START	0x400000ULL
 
@@ -58,12 +61,16 @@ static int test__aslr_verify_words(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("range", !aslr_verify__add_range(verify, MAP_START, MAP_LEN));
 	TEST_ASSERT_VAL("low range", !aslr_verify__add_range(verify, LOW_START, MAP_LEN));
 	TEST_ASSERT_VAL("addr", !aslr_verify__add_addr(verify, CARRIED));
+	TEST_ASSERT_VAL("near addr", !aslr_verify__add_addr(verify, NEAR));
+	TEST_ASSERT_VAL("far addr", !aslr_verify__add_addr(verify, FAR));
 
 	memset(buf, 0, sizeof(buf));
 	TEST_ASSERT_VAL("nothing planted", hits_of(verify, -1, buf, sizeof(buf)) == 0);
+	memcpy(buf, "abcdef", 7);
+	TEST_ASSERT_VAL("far value looked for", hits_of(verify, -1, buf, sizeof(buf)) == 0);
 
 	for (pos = 0; pos + sizeof(val) <= sizeof(buf); pos += sizeof(u32)) {
-		u64 planted[] = { PLANTED, MAP_START, MAP_START + MAP_LEN - 1, CARRIED };
+		u64 planted[] = { PLANTED, MAP_START, MAP_START + MAP_LEN - 1, CARRIED, NEAR };
 		size_t i;
 
 		for (i = 0; i < ARRAY_SIZE(planted); i++) {

@@ -40,6 +40,15 @@
  */
 #define ASLR_VERIFY_MIN		0x100000000ULL
 #define ASLR_VERIFY_HUGE	BIT_ULL(40)
+/*
+ * An address out of every mapping that a sample carried is looked for if it
+ * is in the kernel's half of the address space, or within 1 GiB of a mapping
+ * of the user's (a heap after its executable, a stack below the libraries):
+ * the others are not addresses but what a frame pointer walk found on a
+ * stack (text, numbers), which the output may hold anywhere.
+ */
+#define ASLR_VERIFY_NEAR	BIT_ULL(30)
+#define ASLR_VERIFY_KERNEL	0xff00000000000000ULL
 /* PERF_CONTEXT_* callchain markers */
 #define ASLR_VERIFY_CONTEXT	(~0ULL - 4095)
 /* Unsorted ranges looked up one by one before they are sorted in. */
@@ -107,6 +116,7 @@ struct aslr_verify {
 	u64			nr_maps;
 	u64			nr_huge;
 	u64			nr_addrs;
+	u64			nr_far;
 	u64			records;
 	u64			bytes;
 	u64			in_space;
@@ -228,12 +238,41 @@ int aslr_verify__add_range(struct aslr_verify *verify, u64 start, u64 len)
 	return aslr_verify__add(verify, start, end);
 }
 
+/* Is @addr within ASLR_VERIFY_NEAR of a mapping? */
+static bool aslr_verify__near(struct aslr_verify *verify, u64 addr)
+{
+	u64 lo = addr > ASLR_VERIFY_NEAR ? addr - ASLR_VERIFY_NEAR : 0;
+	size_t first = 0, last = verify->nr_ranges;
+	int i;
+
+	for (i = 0; i < verify->nr_pending; i++) {
+		if (verify->pending[i].end > lo &&
+		    verify->pending[i].start <= addr + ASLR_VERIFY_NEAR)
+			return true;
+	}
+	/* Sorted ranges don't overlap: of those starting before, the last ends last. */
+	while (first < last) {
+		size_t mid = (first + last) / 2;
+
+		if (verify->ranges[mid].start <= addr + ASLR_VERIFY_NEAR)
+			first = mid + 1;
+		else
+			last = mid;
+	}
+	return first && verify->ranges[first - 1].end > lo;
+}
+
 int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
 {
 	int err;
 
 	if (addr < ASLR_VERIFY_MIN || addr >= ASLR_VERIFY_CONTEXT)
 		return 0;
+	if (addr < ASLR_VERIFY_KERNEL &&
+	    (addr >= BIT_ULL(63) || !aslr_verify__near(verify, addr))) {
+		verify->nr_far++;
+		return 0;
+	}
 	err = hashmap__add(verify->addrs, addr, NULL);
 	if (err == -EEXIST)
 		return 0;
@@ -945,10 +984,11 @@ void aslr_verify__print_stats(const struct aslr_verify *verify)
 {
 	pr_debug("aslr: verified the output: %" PRIu64 " records, %" PRIu64 " bytes, against %"
 		 PRIu64 " mappings of the input and %" PRIu64
-		 " addresses its samples carried out of them (at or above 4 GiB; %" PRIu64
-		 " mappings of 1 TiB or more not looked for)\n",
+		 " addresses its samples carried out of them (at or above 4 GiB; not looked for: %"
+		 PRIu64 " mappings of 1 TiB or more, %" PRIu64
+		 " values samples carried far from any mapping)\n",
 		 verify->records, verify->bytes, verify->nr_maps, verify->nr_addrs,
-		 verify->nr_huge);
+		 verify->nr_huge, verify->nr_far);
 	pr_debug("aslr: verified the output: values in that address space: %" PRIu64
 		 " in fields that hold numbers, %" PRIu64
 		 " elsewhere; hexadecimal numbers in text: %" PRIu64 "\n",

@@ -2279,8 +2279,8 @@ void aslr__print_stats(const struct aslr *aslr)
 		pr_debug("aslr: event attributes: %" PRIu64 " with fields of a later perf zeroed\n",
 			 aslr->attr_tails_zeroed);
 	if (aslr->canonical_inputs)
-		pr_debug("aslr: %" PRIu64 " mappings and addresses of the input already in the canonical layout"
-			 " (an --aslr output), not looked for in the output\n",
+		pr_debug("aslr: %" PRIu64
+			 " input mappings and addresses already canonical (an --aslr output): not looked for\n",
 			 aslr->canonical_inputs);
 }
 

@@ -17,6 +17,7 @@
 #include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/zalloc.h>
+#include <internal/lib.h>
 
 #include "aslr.h"
 #include "aslr-verify.h"
@@ -55,6 +56,8 @@
 #define ASLR_VERIFY_PENDING	64
 #define ASLR_VERIFY_SPANS	128
 #define ASLR_VERIFY_REPORTS	10
+/* Drop the pages of the output read so far every so many bytes. */
+#define ASLR_VERIFY_DROP	(32ULL << 20)
 
 struct aslr_verify_range {
 	u64	start;
@@ -889,7 +892,7 @@ int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
 {
 	const struct perf_file_header *header;
 	const struct perf_file_section *sec;
-	u64 data_end, pos, end, feat_end;
+	u64 data_end, pos, end, feat_end, dropped = 0;
 	struct aslr_verify_spans spans = { .nr = 0, };
 	struct stat st;
 	void *map;
@@ -936,6 +939,13 @@ int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
 		}
 		aslr_verify__event(verify, evlist, event, pos);
 		pos += event->header.size;
+		/* What is checked needn't stay in memory. */
+		if (pos - dropped >= ASLR_VERIFY_DROP) {
+			u64 to = pos & ~(u64)(page_size - 1);
+
+			madvise(map + dropped, to - dropped, MADV_DONTNEED);
+			dropped = to;
+		}
 	}
 
 	/* The table of the feature sections, then each one. */

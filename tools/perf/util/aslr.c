@@ -203,6 +203,8 @@ struct aslr {
 	u64			tp_zeroed;
 	/* Numbers in tracepoint text that could be addresses, masked. */
 	u64			tp_masked;
+	/* Numbers in event names that could be addresses, replaced. */
+	u64			names_renamed;
 	struct hashmap		*tp_fields;
 	/*
 	 * The stand-ins of addresses in no mapping, the n-th address seen
@@ -1557,6 +1559,49 @@ static u64 aslr__mask_text(char *s, size_t len)
 }
 
 /*
+ * perf probe names a probe made at an address abs_<addr>: in the names of
+ * events, each run of hexadecimal digits that could be an address (8 to 16
+ * digits, from 4 GiB up, whatever is around it) gets the stand-in of the
+ * address, of as many digits, the same for the same address; its digits are
+ * masked if the stand-in doesn't fit, as are runs of more than 16 digits.
+ * In place, in the @len bytes at @s, up to a NUL. @aslr may be NULL: masked.
+ * Returns the number of numbers replaced.
+ */
+static u64 aslr__rename(struct aslr *aslr, char *s, size_t len)
+{
+	u64 renamed = 0;
+	size_t i = 0;
+
+	while (i < len && s[i]) {
+		size_t start = i, digits;
+		char buf[17];
+		u64 val = 0, alias = 0;
+
+		if (!aslr__is_hex(s[i])) {
+			i++;
+			continue;
+		}
+		while (i < len && s[i] && aslr__is_hex(s[i]))
+			val = val << 4 | hex(s[i++]);
+		digits = i - start;
+		if (digits < 8 || (digits <= 16 && val <= UINT32_MAX))
+			continue;
+		if (aslr && digits <= 16)
+			alias = aslr__alias(aslr, val);
+		if (alias && (digits == 16 || !(alias >> (4 * digits)))) {
+			snprintf(buf, sizeof(buf), "%0*" PRIx64, (int)digits, alias);
+			memcpy(s + start, buf, digits);
+		} else {
+			memset(s + start, 'X', digits);
+		}
+		renamed++;
+	}
+	if (aslr)
+		aslr->names_renamed += renamed;
+	return renamed;
+}
+
+/*
  * Remap, in @len bytes of unknown layout at @pos, the 8-byte words at every
  * 4-byte step whose value is in a mapping of the recording.
  */
@@ -1946,27 +1991,67 @@ static bool aslr__evsel_has_addrs(struct evsel *evsel, struct perf_env *env)
 	return aslr__scrub_attr(&attr, env);
 }
 
-/* The name of a breakpoint event is made from its address. */
-static void aslr__rename_evsel(struct evsel *evsel)
+/*
+ * The name of a breakpoint event is made from its address, that of a probe
+ * may hold one (abs_<addr>).
+ */
+static void aslr__rename_evsel(struct aslr *aslr, struct evsel *evsel)
 {
 	u64 bp_addr = evsel->core.attr.bp_addr;
 
-	if (evsel->core.attr.type != PERF_TYPE_BREAKPOINT)
+	if (evsel->core.attr.type == PERF_TYPE_BREAKPOINT) {
+		zfree(&evsel->name);
+		evsel->core.attr.bp_addr = 0;
+		evsel__name(evsel);
+		evsel->core.attr.bp_addr = bp_addr;
 		return;
-	zfree(&evsel->name);
-	evsel->core.attr.bp_addr = 0;
+	}
+	/* Named now as it would be written, not a constant "unknown". */
 	evsel__name(evsel);
-	evsel->core.attr.bp_addr = bp_addr;
+	if (evsel->name)
+		aslr__rename(aslr, evsel->name, strlen(evsel->name));
 }
 
-void aslr__scrub_evlist(struct evlist *evlist, struct perf_env *env)
+void aslr__scrub_evlist(struct aslr *aslr, struct evlist *evlist, struct perf_env *env)
 {
 	struct evsel *evsel;
 
 	evlist__for_each_entry(evlist, evsel) {
-		aslr__rename_evsel(evsel);
+		aslr__rename_evsel(aslr, evsel);
 		aslr__scrub_attr(&evsel->core.attr, env);
 	}
+}
+
+/*
+ * Rename the events in an event description feature of a pipe (see
+ * write_event_desc()): the number of events, the size of an attr, then
+ * for each its attr, the number of its ids, its name (u32 length, padded
+ * string) and its ids. -EINVAL if it doesn't hold what it says.
+ */
+static int aslr__rename_event_desc(struct aslr *aslr, union perf_event *event)
+{
+	void *p = (void *)event + sizeof(event->feat);
+	void *end = (void *)event + event->header.size;
+	u32 nre, sz, nr_ids, len;
+
+	if (end - p < 2 * (ssize_t)sizeof(u32))
+		return -EINVAL;
+	memcpy(&nre, p, sizeof(nre));
+	memcpy(&sz, p + sizeof(nre), sizeof(sz));
+	p += 2 * sizeof(u32);
+	while (nre--) {
+		if ((size_t)(end - p) < (u64)sz + 2 * sizeof(u32))
+			return -EINVAL;
+		p += sz;
+		memcpy(&nr_ids, p, sizeof(nr_ids));
+		memcpy(&len, p + sizeof(nr_ids), sizeof(len));
+		p += 2 * sizeof(u32);
+		if ((size_t)(end - p) < (u64)len + (u64)nr_ids * sizeof(u64))
+			return -EINVAL;
+		aslr__rename(aslr, p, len);
+		p += len + (size_t)nr_ids * sizeof(u64);
+	}
+	return 0;
 }
 
 static bool aslr__evlist_has_addrs(struct evlist *evlist, struct perf_env *env)
@@ -2022,8 +2107,11 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		}
 		switch (event->feat.feat_id) {
 		case HEADER_EVENT_DESC:
-			if (!aslr__evlist_has_addrs(evlist, env))
+			if (!aslr__evlist_has_addrs(evlist, env)) {
+				if (aslr__rename_event_desc(aslr, event))
+					why = "event descriptions that can't be read";
 				break;
+			}
 			fallthrough;
 		case HEADER_BPF_PROG_INFO:
 		case HEADER_CMDLINE:
@@ -2049,6 +2137,10 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 		if (event->event_update.type == PERF_EVENT_UPDATE__NAME &&
 		    evsel && evsel->core.attr.type == PERF_TYPE_BREAKPOINT)
 			why = "breakpoint event names, they hold the address";
+		else if (event->event_update.type == PERF_EVENT_UPDATE__NAME)
+			aslr__rename(aslr, event->event_update.name,
+				     event->header.size -
+				     offsetof(struct perf_record_event_update, name));
 		/* Of a later perf: what it holds is not known */
 		else if (event->event_update.type > PERF_EVENT_UPDATE__CPUS)
 			why = "of types this perf doesn't know, which may hold addresses";
@@ -2129,6 +2221,30 @@ static int aslr_td__skip_files(struct aslr_td_cursor *c, u32 count)
 	return 0;
 }
 
+/*
+ * Skip @count event formats, renaming the events whose name holds what could
+ * be an address: the first line of a format, "name: NAME".
+ */
+static int aslr_td__rename_formats(struct aslr *aslr, struct aslr_td_cursor *c, u32 count)
+{
+	static const char name[] = "name: ";
+	char *p, *nl;
+	u64 size;
+
+	while (count--) {
+		if (aslr_td__u64(c, &size))
+			return -EINVAL;
+		p = aslr_td__take(c, size);
+		if (!p)
+			return -EINVAL;
+		if (size < strlen(name) || memcmp(p, name, strlen(name)))
+			continue;
+		nl = memchr(p, '\n', size);
+		aslr__rename(aslr, p + strlen(name), (nl ?: p + size) - p - strlen(name));
+	}
+	return 0;
+}
+
 /* Skip the header file named @name: the name, NUL terminated, then the file. */
 static int aslr_td__skip_header(struct aslr_td_cursor *c, const char *name)
 {
@@ -2180,12 +2296,12 @@ int aslr__scrub_tracing_data(struct aslr *aslr, void *buf, size_t size, size_t *
 	if (aslr_td__skip_header(&c, "header_page") || aslr_td__skip_header(&c, "header_event"))
 		goto out_corrupt;
 	/* The ftrace event formats, then those of the tracepoints by system. */
-	if (aslr_td__u32(&c, &count) || aslr_td__skip_files(&c, count) ||
+	if (aslr_td__u32(&c, &count) || aslr_td__rename_formats(aslr, &c, count) ||
 	    aslr_td__u32(&c, &systems))
 		goto out_corrupt;
 	while (systems--) {
 		if (aslr_td__skip_string(&c) || aslr_td__u32(&c, &count) ||
-		    aslr_td__skip_files(&c, count))
+		    aslr_td__rename_formats(aslr, &c, count))
 			goto out_corrupt;
 	}
 
@@ -2275,6 +2391,9 @@ void aslr__print_stats(const struct aslr *aslr)
 		}
 		pr_debug("aslr: %s: %s\n", perf_event__name(type), buf + 2);
 	}
+	if (aslr->names_renamed)
+		pr_debug("aslr: event names: %" PRIu64
+			 " numbers that could be addresses replaced\n", aslr->names_renamed);
 	if (aslr->attr_tails_zeroed)
 		pr_debug("aslr: event attributes: %" PRIu64 " with fields of a later perf zeroed\n",
 			 aslr->attr_tails_zeroed);

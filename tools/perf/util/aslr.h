@@ -40,9 +40,10 @@ int aslr__check_evlist(struct evlist *evlist);
 
 /*
  * Zero the addresses of breakpoints and probes in the attributes, drop the
- * sample fields cut out of the samples: for the attributes in the file header.
+ * sample fields cut out of the samples, replace what could be addresses in
+ * the event names: for the attributes and names in the file header.
  */
-void aslr__scrub_evlist(struct evlist *evlist, struct perf_env *env);
+void aslr__scrub_evlist(struct aslr *aslr, struct evlist *evlist, struct perf_env *env);
 /*
  * Scrub a pipe mode header event (attribute, feature, event update) in place,
  * returns false if it must be dropped. @aslr may be NULL.
@@ -53,7 +54,8 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 /*
  * Empty the kernel symbols and printk formats of the @size bytes of tracing
  * data at @buf (HEADER_TRACING_DATA), in place: they hold kernel addresses.
- * *@new_size is the size left. @aslr, for the counts, may be NULL.
+ * Replace what could be addresses in the names of the events, as in
+ * aslr__scrub_evlist(). *@new_size is the size left. @aslr may be NULL.
  */
 int aslr__scrub_tracing_data(struct aslr *aslr, void *buf, size_t size, size_t *new_size);
 

@@ -8,7 +8,8 @@
 # of perf inject --aslr with no address of the recording: the leak checker
 # finds none, nor does perf inject's own check of its output, the fields
 # that were addresses are remapped exactly (same offset in the same
-# mapping), the others are as they were.
+# mapping), the others are as they were.  A probe named after an address
+# (as perf probe names a probe made at one, abs_<addr>) gets another name.
 
 set -e
 
@@ -22,9 +23,11 @@ tmpdir=$(mktemp -d /tmp/perf-inject-aslr-tp.XXXXXX)
 probe_added=""
 
 cleanup() {
-	if [ -n "${probe_added}" ]; then
-		perf probe -q -d "${probe_added}" 2> /dev/null || true
-	fi
+	local p
+
+	for p in ${probe_added}; do
+		perf probe -q -d "${p}" 2> /dev/null || true
+	done
 	[ -n "${KEEP:-}" ] || rm -rf "${tmpdir}"
 	trap - EXIT TERM INT
 }
@@ -165,6 +168,18 @@ probe=""
 if skip_if_no_perf_probe && perf probe -q -x "${tmpdir}/sigprog" probed 2> /dev/null; then
 	probe_added="probe_sigprog:probed"
 	probe=" -e probe_sigprog:probed"
+	# The kernel's text address: the name is an address of the recording.
+	ktext=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+	abs="abs_${ktext}"
+	if [ -n "${ktext}" ] && [ $((16#${ktext})) != 0 ] &&
+	   perf probe -q -x "${tmpdir}/sigprog" "${abs}=probed" 2> /dev/null; then
+		probe_added="${probe_added} probe_sigprog:${abs}"
+		probe="${probe} -e probe_sigprog:${abs}"
+	else
+		abs=""
+		echo "Not recorded: a probe named after the kernel's address" \
+		     "(no _text in /proc/kallsyms, or perf probe failed)"
+	fi
 else
 	echo "Not recorded: perf probe can't add a uprobe to the workload here"
 fi
@@ -208,6 +223,21 @@ perf script -i "${tmpdir}/out.data" -F comm,event,trace > "${tmpdir}/out.script"
 check_moved signal sa_handler signal:signal_deliver
 if [ -n "${probe}" ]; then
 	check_moved uprobe "(" probe_sigprog:probed
+fi
+# The probe named after an address has another name, one for all its samples.
+if [ -n "${abs:-}" ]; then
+	for f in data pipe; do
+		perf script -i "${tmpdir}/out.${f}" -F event 2> /dev/null | sort | uniq -c |
+			grep ' probe_sigprog:abs_' > "${tmpdir}/abs.${f}" || true
+		if grep -q "${abs}" "${tmpdir}/abs.${f}" ||
+		   [ "$(wc -l < "${tmpdir}/abs.${f}")" != 1 ] ||
+		   [ "$(awk '{ print $1 }' "${tmpdir}/abs.${f}")" != \
+		     "$(perf script -i "${tmpdir}/orig.${f}" -F event 2> /dev/null |
+			grep -c "probe_sigprog:${abs}:")" ]; then
+			fail "${f}: the samples of ${abs} are not all under one other name"
+			cat "${tmpdir}/abs.${f}"
+		fi
+	done
 fi
 
 tp_script "${tmpdir}/ref.data" > "${tmpdir}/ref.tp"

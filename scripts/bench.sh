@@ -9,12 +9,14 @@
 # -c 20000 -g -a) of a multi-process, multi-threaded, mmap-heavy workload
 # until perf.data is at least SIZE_MB, then times:
 #   perf inject, perf inject -b, perf inject --aslr --no-aslr-verify,
-#   perf inject --aslr, perf inject -b --aslr
-# reporting wall time, CPU time (user + system), MB/s of input and peak RSS
-# (GNU time).  The --aslr runs are compared with the matching run without
-# it, in wall and in CPU time (the latter is less disturbed by other load),
-# and --aslr with --aslr --no-aslr-verify: the cost of the check of the
-# output.
+#   perf inject --aslr
+# reporting wall time, CPU time (user + system), MB/s of input and peak
+# anonymous RSS (peak-anon-rss.py: GNU time's %M would count the pages of
+# the mmap'd input).  Each run is compared with the plain perf inject, the
+# cheapest way to do the same job, in wall and in CPU time (the latter is
+# less disturbed by other load), --aslr with --aslr --no-aslr-verify (the
+# cost of the check of the output), and at the end the RSS of each run at
+# the largest size with the one at the smallest.
 #
 # Environment: BENCH_PERF (perf binary, default: build/perf/perf), BENCH_DIR
 # (work directory, default: a new /tmp/aslr-bench.XXXXXX, removed at the end
@@ -30,10 +32,7 @@ RUNS=${RUNS:-1}
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(250 500)
 
-if [ ! -x /usr/bin/time ]; then
-	echo "GNU time is needed: apt-get install time" >&2
-	exit 1
-fi
+measure_run=$(dirname "$0")/peak-anon-rss.py
 
 dir=${BENCH_DIR:-$(mktemp -d /tmp/aslr-bench.XXXXXX)}
 mkdir -p "${dir}"
@@ -155,10 +154,10 @@ measure() {
 
 	shift
 	for ((r = 0; r < RUNS; r++)); do
-		/usr/bin/time -f "%e %M %U %S" -o "${dir}/time.txt" \
+		"${measure_run}" -o "${dir}/time.txt" \
 			"${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data" 2> "${dir}/inject.err" ||
 			{ echo "perf inject $* failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
-		line=$(awk '{ printf "%s %s %.2f\n", $1, $2, $3 + $4 }' "${dir}/time.txt" | tail -1)
+		line=$(awk '{ print $1, $3, $2 }' "${dir}/time.txt")
 		rm -f "${dir}/out.data"
 		if [ -z "${best}" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
 			best=${line}
@@ -169,8 +168,9 @@ measure() {
 
 build_workload
 
-printf "%-8s %-10s %-24s %8s %8s %7s %8s %16s %7s\n" \
-	"size" "records" "options" "wall(s)" "cpu(s)" "MB/s" "RSS(MB)" "vs -b (vs none)" "cpu vs -b"
+printf "%-8s %-10s %-24s %8s %8s %7s %9s %10s %10s\n" \
+	"size" "records" "options" "wall(s)" "cpu(s)" "MB/s" "anon(MB)" "wall/plain" "cpu/plain"
+declare -A rss_first=() rss_last=()
 for mb in "${sizes[@]}"; do
 	file="${dir}/perf-${mb}.data"
 	# KEEP=1 BENCH_DIR=... reuses the recordings of a previous run
@@ -178,23 +178,19 @@ for mb in "${sizes[@]}"; do
 	size=$(stat -c %s "${file}")
 	nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null | awk '/TOTAL events:/ { print $3 }')
 	declare -A wall=() cpu=()
-	for opts in "" "-b" "--aslr --no-aslr-verify" "--aslr" "-b --aslr"; do
+	for opts in "" "-b" "--aslr --no-aslr-verify" "--aslr"; do
 		# shellcheck disable=SC2086
 		read -r t rss c < <(measure "${file}" ${opts})
 		wall["x${opts}"]=${t}
 		cpu["x${opts}"]=${c}
-		ratio="" cpu_ratio=""
-		case "${opts}" in
-		# --aslr implies -b, so -b is the matching run of both
-		--aslr* | "-b --aslr")
-			ratio=$(awk -v a="${t}" -v b="${wall[x-b]}" -v c="${wall[x]}" \
-				'BEGIN { printf "%.2fx (%.2fx)", a / b, a / c }')
-			cpu_ratio=$(awk -v a="${c}" -v b="${cpu[x-b]}" 'BEGIN { printf "%.2fx", a / b }') ;;
-		esac
-		printf "%-8s %-10s %-24s %8.2f %8.2f %7.1f %8.1f %16s %7s\n" \
+		[ -n "${rss_first[x${opts}]:-}" ] || rss_first["x${opts}"]=${rss}
+		rss_last["x${opts}"]=${rss}
+		printf "%-8s %-10s %-24s %8.2f %8.2f %7.1f %9.1f %10s %10s\n" \
 			"$((size / 1024 / 1024))MB" "${nr}" "${opts:-(none)}" "${t}" "${c}" \
 			"$(awk -v s="${size}" -v t="${t}" 'BEGIN { print s / 1048576 / (t > 0 ? t : 0.01) }')" \
-			"$(awk -v r="${rss}" 'BEGIN { print r / 1024 }')" "${ratio}" "${cpu_ratio}"
+			"$(awk -v r="${rss}" 'BEGIN { print r / 1024 }')" \
+			"$(awk -v a="${t}" -v b="${wall[x]}" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }')" \
+			"$(awk -v a="${c}" -v b="${cpu[x]}" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }')"
 	done
 	awk -v a="${wall[x--aslr]}" -v b="${wall[x--aslr --no-aslr-verify]}" \
 	    -v c="${cpu[x--aslr]}" -v d="${cpu[x--aslr --no-aslr-verify]}" \
@@ -202,3 +198,10 @@ for mb in "${sizes[@]}"; do
 	unset wall cpu
 	[ -n "${KEEP:-}" ] || rm -f "${file}"
 done
+if [ ${#sizes[@]} -gt 1 ]; then
+	for opts in "" "-b" "--aslr --no-aslr-verify" "--aslr"; do
+		awk -v a="${rss_last[x${opts}]}" -v b="${rss_first[x${opts}]}" -v o="${opts:-(none)}" \
+		    -v s="${sizes[-1]}/${sizes[0]} MB" \
+		    'BEGIN { printf "anonymous RSS at %s, %-24s %.2fx\n", s, o ":", a / (b > 0 ? b : 1) }'
+	done
+fi

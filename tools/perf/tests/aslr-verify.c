@@ -213,12 +213,21 @@ static int test__aslr_verify_records(struct test_suite *test __maybe_unused,
 	memcpy((void *)&sample[1] + 4, &(u64){ PLANTED }, sizeof(u64));
 	TEST_ASSERT_VAL("word across fields of numbers found",
 			event_hits(verify, evlist, &rec) == 0);
-	/* Across two callchain ips: addresses. */
+	/*
+	 * Across two callchain ips, in a sample its fields fill: halves of two
+	 * values, each looked at whole (a zeroed ip and a pid after it make
+	 * such a word), not a value of the sample.
+	 */
 	memset(sample, 0, 7 * sizeof(u64));
 	sample[4] = 2;
 	memcpy((void *)&sample[5] + 4, &(u64){ PLANTED }, sizeof(u64));
-	TEST_ASSERT_VAL("word across callchain ips not found",
+	TEST_ASSERT_VAL("word across callchain ips found",
+			event_hits(verify, evlist, &rec) == 0);
+	/* The same in a sample its fields don't fill: looked at every 4 bytes. */
+	rec.event.header.size += sizeof(u64);
+	TEST_ASSERT_VAL("word across callchain ips of a sample longer than its fields not found",
 			event_hits(verify, evlist, &rec) == 1);
+	rec.event.header.size -= sizeof(u64);
 
 	/* A record type with no known layout: all of it is looked at. */
 	memset(&rec, 0, sizeof(rec));

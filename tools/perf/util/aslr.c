@@ -112,10 +112,13 @@
 struct aslr_map_cache {
 	/* The maps of the thread, NULL for the kernel ones, shared by all. */
 	const struct maps	*maps;
+	/* The DSO of the mapping, whether it was told hit (see dso_hit). */
+	struct dso		*dso;
 	u64			start;
 	u64			end;
 	u64			delta;
 	u8			cpumode;
+	bool			hit;
 };
 
 #define ASLR_STAT_WHYS	4
@@ -224,6 +227,16 @@ struct aslr {
 	u64			canonical_inputs;
 	/* The remapped user call graph of a sample being unwound. */
 	u64			unwind_ips[PERF_MAX_STACK_DEPTH];
+	/*
+	 * Told the first time the ip, the callchain or the unwound frames of
+	 * a sample are found in a DSO (whose hit flag, in the original
+	 * layout, says it was): the sample being rewritten while its
+	 * addresses are looked up, and whether the one looked up is its ip.
+	 */
+	aslr_dso_hit_fn		dso_hit;
+	struct perf_sample	*hit_sample;
+	bool			hit_ip;
+	int			hit_err;
 };
 
 static void aslr__count(struct aslr *aslr, u32 type, bool rewritten)
@@ -943,6 +956,23 @@ static struct thread *aslr__sample_thread(struct aslr *aslr, struct machine *hos
 }
 
 /*
+ * Tell the delegate about the first address of a sample in @dso: at @addr in
+ * the remapped layout, for @cpumode. An error is kept for the end of the
+ * sample.
+ */
+static void aslr__dso_hit(struct aslr *aslr, struct dso *dso, u8 cpumode, u64 addr)
+{
+	int err;
+
+	if (dso__hit(dso))
+		return;
+	dso__set_hit(dso);
+	err = aslr->dso_hit(aslr->delegate, aslr->hit_sample, cpumode, addr, aslr->hit_ip);
+	if (err && !aslr->hit_err)
+		aslr->hit_err = err;
+}
+
+/*
  * The remapped address of @addr, 0 if it is in no known mapping: an unknown
  * address can't be passed through, it would reveal the layout.
  */
@@ -959,6 +989,10 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 	    addr >= cache->start && addr < cache->end) {
 		if (found)
 			*found = true;
+		if (aslr->hit_sample && !cache->hit) {
+			aslr__dso_hit(aslr, cache->dso, cpumode, addr + cache->delta);
+			cache->hit = true;
+		}
 		return addr + cache->delta;
 	}
 
@@ -970,9 +1004,13 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 		if (remap) {
 			cache->maps = maps;
 			cache->cpumode = cpumode;
+			cache->dso = map__dso(al.map);
 			cache->start = map__start(al.map);
 			cache->end = map__end(al.map);
 			cache->delta = remap->delta;
+			cache->hit = !!aslr->hit_sample;
+			if (cache->hit)
+				aslr__dso_hit(aslr, cache->dso, cpumode, addr + remap->delta);
 		}
 	}
 	addr_location__exit(&al);
@@ -1756,11 +1794,18 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 	array = copy->sample.array;
 	if (type & PERF_SAMPLE_IDENTIFIER)
 		array++;
+	/* The DSOs of the ip and the call graph are hit, as for perf inject -b. */
+	aslr->hit_sample = aslr->dso_hit ? sample : NULL;
+	aslr->hit_err = 0;
 	if (type & PERF_SAMPLE_IP) {
+		aslr->hit_ip = true;
 		*array = aslr__remap_addr(aslr, host, thread, sample->cpumode,
 					  sample->ip, NULL);
+		aslr->hit_ip = false;
 		array++;
 	}
+	/* Not the data address */
+	aslr->hit_sample = NULL;
 	if (type & PERF_SAMPLE_TID)
 		array++;
 	if (type & PERF_SAMPLE_TIME)
@@ -1773,7 +1818,9 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 		struct ip_callchain *callchain = (void *)copy +
 						 ((void *)sample->callchain - (void *)event);
 
+		aslr->hit_sample = aslr->dso_hit ? sample : NULL;
 		err = aslr__remap_callchain(aslr, host, thread, sample, callchain);
+		aslr->hit_sample = NULL;
 		if (err)
 			return err;
 	}
@@ -1811,8 +1858,10 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 	new_sample.id = sample->id;
 	new_sample.period = sample->period;
 	if (type & PERF_SAMPLE_STACK_USER) {
+		aslr->hit_sample = aslr->dso_hit ? sample : NULL;
 		err = aslr__unwind_sample(aslr, host, thread, sample, copy, &layout->core.attr,
 					  &new_sample);
+		aslr->hit_sample = NULL;
 		if (err)
 			return err;
 		type &= ~(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER);
@@ -1822,6 +1871,8 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 		if (err)
 			return err;
 	}
+	if (aslr->hit_err)
+		return aslr->hit_err;
 	aslr__count(aslr, PERF_RECORD_SAMPLE, /*rewritten=*/true);
 	return aslr->out.sample(aslr->delegate, copy, &new_sample, evsel, machine);
 }
@@ -2463,6 +2514,11 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 struct aslr_verify *aslr__verify(struct aslr *aslr)
 {
 	return aslr->verify;
+}
+
+void aslr__set_dso_hit(struct aslr *aslr, aslr_dso_hit_fn dso_hit)
+{
+	aslr->dso_hit = dso_hit;
 }
 
 void aslr__set_strip_host(struct aslr *aslr, bool strip_host)

@@ -28,6 +28,16 @@ struct aslr;
 
 struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env);
 void aslr__delete(struct aslr *aslr);
+/*
+ * Called the first time the ip, the callchain or the unwound call graph of a
+ * sample is found in a DSO, with @addr, in the remapped layout, found for
+ * @cpumode; @is_ip if it is the sample's ip. As perf inject -b looks the
+ * addresses of the samples up to find the DSOs hit, without a second lookup.
+ */
+typedef int (*aslr_dso_hit_fn)(const struct perf_tool *delegate,
+			       struct perf_sample *sample, u8 cpumode, u64 addr,
+			       bool is_ip);
+void aslr__set_dso_hit(struct aslr *aslr, aslr_dso_hit_fn dso_hit);
 /* Also drop the hostname from pipe mode header events (--strip-host). */
 void aslr__set_strip_host(struct aslr *aslr, bool strip_host);
 

@@ -102,6 +102,26 @@ check_leak() {
 	fi
 }
 
+# The build-id table of $3 must be the one of $2 (perf inject -b): --aslr
+# finds the DSOs hit as it remaps the samples.  Not for DWARF call graphs,
+# which --aslr unwinds and -b doesn't (the unwound frames hit more DSOs), nor
+# for compressed input, whose build-ids -b leaves empty.
+check_build_ids() {
+	local name=$1
+
+	case "${name}" in
+	dwarf-* | zstd-*) return ;;
+	esac
+
+	perf buildid-list -i "$2" 2> /dev/null | sort > "${tmpdir}/${name}.bids.ref"
+	perf buildid-list -i "$3" 2> /dev/null | sort > "${tmpdir}/${name}.bids.out"
+	if [ ! -s "${tmpdir}/${name}.bids.ref" ] ||
+	   ! cmp -s "${tmpdir}/${name}.bids.ref" "${tmpdir}/${name}.bids.out"; then
+		fail "${name}: the build-ids of the output are not those of perf inject -b"
+		diff -u "${tmpdir}/${name}.bids.ref" "${tmpdir}/${name}.bids.out" | head -10
+	fi
+}
+
 # Record $2 (a command line) as a file and as a pipe, then check all the
 # file/pipe combinations of perf inject --aslr.
 check_workload() {
@@ -134,6 +154,7 @@ check_workload() {
 	fi
 	check_report "${name}-file-file" "${d}/ref.data" "${d}/out.data" "${report_opts}"
 	check_leak "${name}-file-file" "${d}/orig.data" "${d}/out.data"
+	check_build_ids "${name}-file-file" "${d}/ref.data" "${d}/out.data"
 
 	# determinism, the output name is in the header (cmdline)
 	mv "${d}/out.data" "${d}/out1.data"
@@ -154,6 +175,7 @@ check_workload() {
 	cat "${d}/orig.pipe" | perf inject --aslr -b -o "${d}/out-pf.data"
 	check_report "${name}-pipe-file" "${d}/ref-pipe.data" "${d}/out-pf.data" "${report_opts}"
 	check_leak "${name}-pipe-file" "${d}/orig.pipe" "${d}/out-pf.data"
+	check_build_ids "${name}-pipe-file" "${d}/ref-pipe.data" "${d}/out-pf.data"
 
 	# pipe -> pipe
 	cat "${d}/orig.pipe" | perf inject --aslr | cat > "${d}/out-pp.pipe"

@@ -471,12 +471,6 @@ static void aslr_verify__text(struct aslr_verify *verify, const char *buf, size_
 	}
 }
 
-/*
- * Every 8-byte value at every 4-byte offset of the @size bytes at @buf,
- * in the byte order of this machine, and in the other one at 8-byte
- * offsets (raw tracepoint data of a file from a machine of the other
- * byte order isn't swapped); and the numbers in text.
- */
 /* Are the 8 bytes at @pos, not 8-byte aligned, across two words of a sample? */
 static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
 {
@@ -484,6 +478,12 @@ static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
 	       (pos + sizeof(u64) <= spans->raw_start || pos >= spans->raw_end);
 }
 
+/*
+ * Every 8-byte value at every 4-byte offset of the @size bytes at @buf,
+ * in the byte order of this machine, and in the other one at 8-byte
+ * offsets (raw tracepoint data of a file from a machine of the other
+ * byte order isn't swapped); and the numbers in text.
+ */
 static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_t size,
 			      u64 offset, const char *what,
 			      const struct aslr_verify_spans *spans)
@@ -711,7 +711,10 @@ static void aslr_verify__sample_spans(struct aslr_verify *verify, struct evlist 
 	int i;
 
 	aslr_verify__sample_fields(verify, evlist, event, spans);
-	for (i = 0; i < spans->nr && spans->nr < ASLR_VERIFY_SPANS; i++)
+	/* Out of room for spans: some fields may not be in. */
+	if (spans->nr == ASLR_VERIFY_SPANS)
+		return;
+	for (i = 0; i < spans->nr; i++)
 		end = max(end, spans->span[i].end);
 	if (end == event->header.size)
 		spans->slots_end = end;

@@ -204,6 +204,8 @@ struct aslr {
 	u64			tp_remapped;
 	u64			tp_aliased;
 	u64			tp_zeroed;
+	/* Tracepoint samples with bytes in no field that weren't zero. */
+	u64			tp_stale;
 	/* Numbers in tracepoint text that could be addresses, masked. */
 	u64			tp_masked;
 	/* Numbers in event names that could be addresses, replaced. */
@@ -1291,6 +1293,10 @@ enum aslr_tp_kind {
 	ASLR_TP_TEXT,
 	/* Bytes of unknown layout: the 8-byte words in a mapping are remapped. */
 	ASLR_TP_BYTES,
+	/* A field kept as it is, noted for where its dynamic data is. */
+	ASLR_TP_KEEP,
+	/* Bytes in no field: what the kernel left there, zeroed. */
+	ASLR_TP_HOLE,
 };
 
 /* A field, or the elements of an array field, of a tracepoint. */
@@ -1306,6 +1312,8 @@ struct aslr_tp_field {
 };
 
 struct aslr_tp_fields {
+	/* Where the fields of fixed offset end: dynamic data follows. */
+	u32			fixed_end;
 	int			nr;
 	struct aslr_tp_field	fields[];
 };
@@ -1440,28 +1448,92 @@ static const char *aslr__tp_kind_name(u8 kind)
 	}
 }
 
-/* The fields of the tracepoint @tp that may hold addresses, found once. */
+static int aslr__tp_span_cmp(const void *a, const void *b)
+{
+	const struct aslr_tp_field *fa = a, *fb = b;
+
+	return fa->offset < fb->offset ? -1 : fa->offset > fb->offset;
+}
+
+/*
+ * The bytes of the fixed part of @tp that no field holds, as ASLR_TP_HOLE
+ * fields in @holes (room for one more than the fields), where the fixed
+ * part ends in *@fixed_end. The kernel doesn't clear them (the padding
+ * after the system call number of syscalls:sys_enter_*, after the code of
+ * signal:signal_deliver): they hold what earlier events left in its
+ * buffer, the high half of an address as often as not. Returns how many.
+ */
+static int aslr__tp_holes(const struct tep_event *tp, struct aslr_tp_field *holes,
+			  u32 *fixed_end)
+{
+	struct tep_format_field *field, *lists[2] = { tp->format.common_fields,
+						     tp->format.fields };
+	int max = tp->format.nr_common + tp->format.nr_fields;
+	struct aslr_tp_field *span = calloc(max ?: 1, sizeof(*span));
+	int i, n, nr = 0, nr_holes = 0;
+	u32 pos = 0;
+
+	if (!span)
+		return -ENOMEM;
+	for (n = 0; n < 2; n++) {
+		for (field = lists[n]; field && nr < max; field = field->next) {
+			if (field->offset < 0 || field->size <= 0)
+				continue;
+			span[nr].offset = field->offset;
+			span[nr++].size = field->size;
+		}
+	}
+	qsort(span, nr, sizeof(*span), aslr__tp_span_cmp);
+	for (i = 0; i < nr; i++) {
+		if (span[i].offset > pos) {
+			holes[nr_holes].offset = pos;
+			holes[nr_holes].size = 1;
+			holes[nr_holes].count = span[i].offset - pos;
+			holes[nr_holes++].kind = ASLR_TP_HOLE;
+		}
+		pos = max(pos, span[i].offset + span[i].size);
+	}
+	free(span);
+	*fixed_end = pos;
+	return nr_holes;
+}
+
+/*
+ * The fields of the tracepoint @tp that may hold addresses, the dynamic
+ * fields kept and the bytes in no field, found once.
+ */
 static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_event *tp)
 {
+	int max = tp->format.nr_common + tp->format.nr_fields;
 	const struct tep_format_field *field;
 	struct aslr_tp_fields *fields;
-	int nr = 0;
+	int nr;
 
 	if (hashmap__find(aslr->tp_fields, tp, &fields))
 		return fields;
 
-	fields = zalloc(sizeof(*fields) + tp->format.nr_fields * sizeof(fields->fields[0]));
+	fields = zalloc(sizeof(*fields) + (tp->format.nr_fields + max + 1) *
+					  sizeof(fields->fields[0]));
 	if (!fields)
 		return NULL;
-	for (field = tp->format.fields; field && nr < tp->format.nr_fields; field = field->next) {
+	nr = aslr__tp_holes(tp, fields->fields, &fields->fixed_end);
+	if (nr < 0) {
+		free(fields);
+		return NULL;
+	}
+	for (field = tp->format.fields; field && nr < tp->format.nr_fields + max + 1;
+	     field = field->next) {
 		struct aslr_tp_field *f = &fields->fields[nr];
 		unsigned int elem = aslr__tp_elem_size(tp, field);
 
-		if (field->offset < 0 || field->size <= 0 ||
-		    !aslr__tp_field_kind(tp, field, elem, &f->kind)) {
+		if (field->offset < 0 || field->size <= 0)
+			continue;
+		if (!aslr__tp_field_kind(tp, field, elem, &f->kind)) {
 			pr_debug2("--aslr: %s:%s: %s %s kept\n",
 				  tp->system, tp->name, field->type, field->name);
-			continue;
+			if (!(field->flags & TEP_FIELD_IS_DYNAMIC))
+				continue;
+			f->kind = ASLR_TP_KEEP;
 		}
 		f->offset = field->offset;
 		f->dynamic = field->flags & TEP_FIELD_IS_DYNAMIC;
@@ -1688,10 +1760,54 @@ static int aslr__tp_field_data(const struct aslr_tp_field *f, void *raw, u32 siz
 	return (u64)*offset + *len > size ? -EINVAL : 0;
 }
 
+/* Zero the @len bytes at @pos, true if any wasn't zero. */
+static bool aslr__zero(void *pos, u32 len)
+{
+	bool stale = memchr_inv(pos, 0, len);
+
+	if (stale)
+		memset(pos, 0, len);
+	return stale;
+}
+
+/*
+ * Zero what follows the fixed part of the @size bytes of raw data at @raw
+ * but the data of its dynamic fields: the padding to 8 bytes, what a
+ * malformed record has there. True if any byte wasn't zero.
+ */
+static bool aslr__tp_zero_tail(const struct aslr_tp_fields *fields, void *raw, u32 size)
+{
+	u32 pos = fields->fixed_end, offset, len;
+	bool stale = false;
+	int i;
+
+	while (pos < size) {
+		u32 next = size;
+
+		for (i = 0; i < fields->nr; i++) {
+			const struct aslr_tp_field *f = &fields->fields[i];
+
+			if (!f->dynamic || aslr__tp_field_data(f, raw, size, &offset, &len) ||
+			    !len || offset + len <= pos)
+				continue;
+			if (offset <= pos) {
+				pos = offset + len;
+				break;
+			}
+			next = min(next, offset);
+		}
+		if (i < fields->nr)
+			continue;
+		stale |= aslr__zero(raw + pos, next - pos);
+		pos = next;
+	}
+	return stale;
+}
+
 /*
  * Rewrite the fields that may hold addresses of the raw data of a tracepoint
- * sample, @raw in the copy of the sample. The format of the tracepoint comes
- * from the tracing data of the file.
+ * sample, @raw in the copy of the sample, and zero the bytes in no field.
+ * The format of the tracepoint comes from the tracing data of the file.
  */
 static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 			   struct thread *thread, struct evsel *evsel,
@@ -1699,6 +1815,7 @@ static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 {
 	struct tep_event *tp = evsel->tp_format;
 	struct aslr_tp_fields *fields;
+	bool stale;
 	int i;
 
 	if (!tp) {
@@ -1711,11 +1828,21 @@ static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 	if (!fields)
 		return -ENOMEM;
 
+	stale = aslr__tp_zero_tail(fields, raw, sample->raw_size);
 	for (i = 0; i < fields->nr; i++) {
 		const struct aslr_tp_field *f = &fields->fields[i];
 		u32 offset, len, n;
 		void *pos;
 
+		if (f->kind == ASLR_TP_KEEP)
+			continue;
+		if (f->kind == ASLR_TP_HOLE) {
+			/* A record shorter than its format: no more of it. */
+			if (f->offset < sample->raw_size)
+				stale |= aslr__zero(raw + f->offset,
+						    min(f->count, sample->raw_size - f->offset));
+			continue;
+		}
 		if (aslr__tp_field_data(f, raw, sample->raw_size, &offset, &len)) {
 			aslr__err(sample->file_offset,
 				  "the raw data of '%s' is shorter than its format, the file is corrupt",
@@ -1750,6 +1877,8 @@ static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 			}
 		}
 	}
+	if (stale)
+		aslr->tp_stale++;
 	return 0;
 }
 #endif /* HAVE_LIBTRACEEVENT */
@@ -2428,6 +2557,8 @@ void aslr__print_stats(const struct aslr *aslr)
 					      "tracepoint address fields in no mapping replaced");
 			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_zeroed,
 					      "tracepoint address fields zeroed");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_stale,
+					      "with tracepoint bytes in no field zeroed");
 			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_masked,
 					      "numbers in tracepoint text masked");
 		}

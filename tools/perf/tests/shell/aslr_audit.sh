@@ -37,7 +37,9 @@ trap trap_cleanup EXIT TERM INT
 # tracepoint data does) and the HOSTNAME (--hostname) and SAMPLE_TIME
 # features; the latter
 # holds the --feature-word value and, as HOSTNAME is 68 bytes long, does
-# not start 8-byte aligned.  Prints the file offsets of the words.
+# not start 8-byte aligned.  With --tp-hole, the event is a tracepoint
+# whose format (in the TRACING_DATA feature) leaves 4 bytes in no field,
+# holding that value in the SAMPLE.  Prints the file offsets of the words.
 cat > "${mkdata}" <<'EOF'
 import struct
 import sys
@@ -47,6 +49,7 @@ path = args.pop(0)
 endian = '<'
 host = 'aslr-test'
 maps, kmaps, words, fwords, owords = [], [], [], [], []
+hole = None
 while args:
     opt = args.pop(0)
     if opt == '--be':
@@ -64,6 +67,8 @@ while args:
         words.append(val)
     elif opt == '--odd-word':
         owords.append(val)
+    elif opt == '--tp-hole':
+        hole = val
     else:
         fwords.append(val)
 
@@ -83,7 +88,11 @@ def record(rtype, misc, body):
 
 ATTR = 104
 DATA = ATTR + 144 + 8
-attr = pk('IIQQQ', 1, 128, 0, 4000, 0x1 | 0x2 | 0x4 | 0x20).ljust(128, b'\0')
+if hole is None:
+    attr = pk('IIQQQ', 1, 128, 0, 4000, 0x1 | 0x2 | 0x4 | 0x20)
+else:
+    attr = pk('IIQQQ', 2, 128, 42, 1, 0x1 | 0x2 | 0x400)
+attr = attr.ljust(128, b'\0')
 attr += pk('QQ', ATTR + 144, 8)
 data = b''
 for start, length in kmaps:
@@ -93,26 +102,46 @@ for start, length in maps:
     data += record(10, 2, pk('IIQQQIIQQII', 1234, 1234, start, length, 0,
                              0, 0, 0, 0, 5, 2) + name('/usr/bin/true'))
 sample = DATA + len(data)
-data += record(9, 2, pk('QIIQQ', 0x2000, 1234, 1234, 1000, len(words)) +
-               b''.join(pk('Q', w) for w in words))
+if hole is None:
+    data += record(9, 2, pk('QIIQQ', 0x2000, 1234, 1234, 1000, len(words)) +
+                   b''.join(pk('Q', w) for w in words))
+else:
+    # common fields, __syscall_nr, the hole, an argument, the padding
+    print('hole', sample + 28 + 12)
+    data += record(9, 2, pk('QIII', 0x2000, 1234, 1234, 28) +
+                   pk('HBBiiIQI', 42, 0, 0, 1234, 9, hole, 0, 0))
 for i in range(len(words)):
     print('word', i, sample + 40 + 8 * i)
 for w in owords:
     print('odd', DATA + len(data) + 12)
     data += record(14, 0, pk('IQI', 0, w, 0))
+FIELD = '\tfield:{};\toffset:{};\tsize:{};\tsigned:0;\n'
+tracing = ''.join(FIELD.format(*f) for f in (
+    ('unsigned short common_type', 0, 2), ('unsigned char common_flags', 2, 1),
+    ('unsigned char common_preempt_count', 3, 1), ('int common_pid', 4, 4)))
+tracing = ('name: sys_enter_test\nID: 42\nformat:\n' + tracing + '\n' +
+           FIELD.format('int __syscall_nr', 8, 4) +
+           FIELD.format('unsigned long arg', 16, 8) + '\nprint fmt: ""\n')
+# (feature bit, contents), in the order of the bits
+feats = [(1, tracing.encode())] if hole is not None else []
+feats += [(3, pk('I', 64) + host.encode().ljust(64, b'\0')),
+          (21, pk('QQ', (fwords + [0])[0], 0))]
 table = DATA + len(data)
-hostname = table + 32
-sample_time = hostname + 68
-print('feature', sample_time)
-print('hostname', hostname + 4)
-feats = pk('I', 64) + host.encode().ljust(64, b'\0')
-feats += pk('QQ', (fwords + [0])[0], 0)
+offset = table + 16 * len(feats)
+sections = b''
+for bit, contents in feats:
+    if bit == 3:
+        print('hostname', offset + 4)
+    elif bit == 21:
+        print('feature', offset)
+    sections += pk('QQ', offset, len(contents))
+    offset += len(contents)
 header = pk('QQQQQQQQQ', 0x32454c4946524550, 104, 144, ATTR, 144,
             DATA, len(data), 0, 0)
-header += pk('QQQQ', (1 << 3) | (1 << 21), 0, 0, 0)
+header += pk('QQQQ', sum(1 << bit for bit, _ in feats), 0, 0, 0)
 with open(path, 'wb') as file:
-    file.write(header + attr + pk('Q', 1) + data +
-               pk('QQQQ', hostname, 68, sample_time, 16) + feats)
+    file.write(header + attr + pk('Q', 1) + data + sections +
+               b''.join(contents for _, contents in feats))
 EOF
 
 fail() {
@@ -209,6 +238,20 @@ test_planted() {
   off=$(first_hit)
   [ "${off}" = "${want}" ] || fail "odd word hit at ${off}, planted at ${want}"
   grep -q "1 leak" "${log}" || fail "more than the planted odd word hit"
+
+  # the high half of an address, in bytes of tracepoint data in no field
+  $PYTHON "${mkdata}" "${tmpdir}/hole.data" --map 0x100000000000 0x10000 \
+    --tp-hole 0 > /dev/null
+  expect 0 "${orig}" "${tmpdir}/hole.data" || fail "tracepoint data, zero hole"
+  $PYTHON "${mkdata}" "${tmpdir}/hole.data" --map 0x100000000000 0x10000 \
+    --tp-hole $((addr >> 32)) > "${tmpdir}/offs"
+  want=$(awk '$1 == "hole" { printf "0x%08x\n", $2 }' "${tmpdir}/offs")
+  expect 1 "${orig}" "${tmpdir}/hole.data" || fail "stale bytes in a hole"
+  off=$(first_hit)
+  [ "${off}" = "${want}" ] || fail "hole hit at ${off}, planted at ${want}"
+  grep -q "1 leak" "${log}" || fail "more than the planted hole hit"
+  grep -q "in no field of sys_enter_test (raw data +0xc)" "${log}" ||
+    fail "hole not named"
 
   # an address written as text
   $PYTHON "${mkdata}" "${tmpdir}/text.data" --map 0x100000000000 0x10000 \

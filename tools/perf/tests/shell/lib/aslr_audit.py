@@ -24,6 +24,13 @@ are.  Hexadecimal numbers in text, whatever is around them (e.g.
 into tracing data, a host name h555555556100, a probe abs_7f3a12341234)
 are checked too.
 
+Bytes of the raw data of a tracepoint sample that are in no field of its
+format (the padding after the system call number of syscalls:sys_enter_*,
+after the code of signal:signal_deliver, after the last field) hold what
+the kernel left there, often the high half of an address, which no 8-byte
+value shows: in OUT, any of them that is not zero is reported.  The
+formats are read from the tracing data of OUT.
+
 Not reported, as they are not leaks:
  - values below 0x10000 (or --min-addr): nothing can be mapped there
    (vm.mmap_min_addr), while sizes, counts, pids and flags are small
@@ -92,6 +99,8 @@ RECORD_NAMES = {
     81: 'COMPRESSED', 82: 'FINISHED_INIT',
 }
 REC_MMAP = 1
+REC_SAMPLE = 9
+REC_ATTR = 64
 REC_MMAP2 = 10
 REC_KSYMBOL = 17
 REC_TEXT_POKE = 20
@@ -114,7 +123,28 @@ FEATURE_NAMES = [
     'HEADER_COMPRESSED', 'HEADER_CPU_PMU_CAPS', 'HEADER_CLOCK_DATA',
     'HEADER_HYBRID_TOPOLOGY', 'HEADER_PMU_CAPS',
 ]
+FEAT_TRACING_DATA = 1
 FEAT_BUILD_ID = 2
+
+PERF_TYPE_TRACEPOINT = 2
+# perf_event_attr.sample_type bits, in the order of the fields of a sample
+# up to the raw data; READ and CALLCHAIN are of variable size.
+SAMPLE_IDENTIFIER = 1 << 16
+SAMPLE_ID = 1 << 6
+SAMPLE_READ = 1 << 4
+SAMPLE_CALLCHAIN = 1 << 5
+SAMPLE_RAW = 1 << 10
+SAMPLE_U64_FIELDS = (SAMPLE_IDENTIFIER, 1 << 0, 1 << 1, 1 << 2, 1 << 3,
+                     SAMPLE_ID, 1 << 9, 1 << 7, 1 << 8)
+FORMAT_TIMES = 1 | 2
+FORMAT_ID = 4
+FORMAT_GROUP = 8
+FORMAT_LOST = 16
+
+# The format of an event in tracing data, and its fields.
+TP_FORMAT_RE = re.compile(rb'name: ([^\n]*)\nID: (\d+)\nformat:\n(.*?)\nprint fmt:',
+                          re.DOTALL)
+TP_FIELD_RE = re.compile(rb'field:([^;]*);\s*offset:(\d+);\s*size:(\d+);')
 
 CPUMODE_KERNEL = 1
 CPUMODE_GUEST_KERNEL = 4
@@ -201,6 +231,55 @@ class Ranges:
         return out
 
 
+class TpFormat:  # pylint: disable=too-few-public-methods
+    """The bytes of a tracepoint's raw data that no field holds."""
+
+    def __init__(self, name, fields):
+        self.name = name
+        self.holes = []
+        # (offset of the __data_loc or __rel_loc word, relative)
+        self.dynamic = []
+        pos = 0
+        for decl, offset, size in sorted(fields, key=lambda f: f[1]):
+            if offset > pos:
+                self.holes.append((pos, offset))
+            pos = max(pos, offset + size)
+            if decl.startswith(b'__data_loc') or decl.startswith(b'__rel_loc'):
+                self.dynamic.append((offset, decl.startswith(b'__rel_loc')))
+        self.fixed_end = pos
+
+    def stale(self, raw, endian):
+        """The ranges of raw (the raw data) in no field that are not zero."""
+        size = len(raw)
+        spans = [(start, min(end, size)) for start, end in self.holes
+                 if start < size]
+        used = []
+        for offset, relative in self.dynamic:
+            if offset + 4 > size:
+                continue
+            (loc,) = struct.unpack_from(endian + 'I', raw, offset)
+            start = (loc & 0xffff) + (offset + 4 if relative else 0)
+            used.append((start, start + (loc >> 16)))
+        pos = self.fixed_end
+        for start, end in sorted(used) + [(size, size)]:
+            if start > pos:
+                spans.append((pos, min(start, size)))
+            pos = max(pos, end)
+        return [(start, end) for start, end in spans
+                if start < end and any(raw[start:end])]
+
+
+def tp_formats(tracing):
+    """The formats of the events in tracing data, by their id."""
+    formats = {}
+    for match in TP_FORMAT_RE.finditer(tracing or b''):
+        fields = [(decl.strip(), int(offset), int(size))
+                  for decl, offset, size in TP_FIELD_RE.findall(match.group(3))]
+        formats[int(match.group(2))] = TpFormat(
+            match.group(1).decode('utf-8', 'replace'), fields)
+    return formats
+
+
 class PerfData:  # pylint: disable=too-many-instance-attributes
     """Minimal perf.data parser: records, feature sections, mappings."""
 
@@ -230,6 +309,11 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
         # the data of the COMPRESSED records, and what it decompresses to
         self.compressed = []
         self.decompressed = None
+        # (type, config, sample_type, read_format, ids) of each event
+        self.attrs = []
+        self.tracing = None
+        # (offset, size) of each SAMPLE record
+        self.samples = []
         if records is not None:
             self.parse_records(0, len(self.buf), True)
         else:
@@ -297,6 +381,7 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                                      f'attr section (attr #{i})', None))
                 ids, ids_size = self.section(entry + attr_size - 16,
                                              f'attr #{i} ids')
+                self.add_attr(entry, ids, ids_size)
                 if ids_size:
                     self.regions.append((ids, ids + ids_size,
                                          f'attr section (attr #{i} ids)',
@@ -324,6 +409,16 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                                  f'header feature section {name}', None))
             if feat == FEAT_BUILD_ID:
                 self.parse_build_ids(start, start + size)
+            elif feat == FEAT_TRACING_DATA:
+                self.tracing = self.buf[start:start + size]
+
+    def add_attr(self, attr, ids, ids_size):
+        """Note the event of the attr at attr, of the ids_size bytes of ids."""
+        etype, _, config, _, sample_type, read_format = \
+            self.unpack('IIQQQQ', attr)
+        nr_ids = ids_size // 8
+        self.attrs.append((etype, config, sample_type, read_format,
+                           self.unpack(f'{nr_ids}Q', ids) if nr_ids else ()))
 
     def parse_build_ids(self, start, end):
         """Mark the build-id bytes of a build_id event sequence as opaque."""
@@ -365,6 +460,8 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                                'runs past the end of the data')
                 self.regions.append((start, start + payload,
                                      f'{desc} payload', index))
+                if rtype == REC_TRACING_DATA:
+                    self.tracing = self.buf[start:start + payload]
             offset += size + payload
             index += 1
         self.nr_records = index
@@ -407,6 +504,13 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
         elif rtype == REC_TEXT_POKE and size >= 20:
             addr, old_len, new_len = self.unpack('QHH', offset + 8)
             self.add_map(addr, max(old_len, new_len, 1), 'text poke', None)
+        elif rtype == REC_SAMPLE:
+            self.samples.append((offset, size))
+        elif rtype == REC_ATTR and size >= 8 + 48:
+            (attr_size,) = self.unpack('I', offset + 12)
+            attr_size = min(max(attr_size, 48), size - 8)
+            self.add_attr(offset + 8, offset + 8 + attr_size,
+                          size - 8 - attr_size)
         elif rtype == REC_BUILD_ID:
             self.opaque.append((offset + 12, offset + 36))
         elif rtype == REC_FEATURE and size >= 16:
@@ -434,6 +538,8 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
             raise AuditError(f'{self.path}: compressed data: {err}') from err
         self.decompressed = PerfData(f'{self.path} (decompressed records)',
                                      data, self.endian)
+        self.decompressed.attrs += self.attrs
+        self.decompressed.tracing = self.tracing
         self.maps += self.decompressed.maps
         self.nr_records += self.decompressed.nr_records
 
@@ -459,6 +565,60 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                         f'(+{offset - start:#x})')
             i -= 1
         return 'outside any known section'
+
+    def sample_attr(self, offset, size):
+        """The attr of the SAMPLE record at offset, None if not known."""
+        if len(self.attrs) == 1:
+            return self.attrs[0]
+        if not self.attrs:
+            return None
+        first = self.attrs[0][2]
+        if first & SAMPLE_IDENTIFIER:
+            pos = 8
+        elif first & SAMPLE_ID:
+            pos = 8 + 8 * bin(first & 0xf).count('1')
+        else:
+            return None
+        if pos + 8 > size:
+            return None
+        (sid,) = self.unpack('Q', offset + pos)
+        for attr in self.attrs:
+            if sid in attr[4]:
+                return attr
+        return None
+
+    def raw_data(self, offset, size):
+        """The id of the tracepoint and the raw data of a SAMPLE record."""
+        attr = self.sample_attr(offset, size)
+        if not attr or attr[0] != PERF_TYPE_TRACEPOINT or \
+           not attr[2] & SAMPLE_RAW:
+            return None, None, 0
+        sample_type, read_format = attr[2], attr[3]
+        pos = offset + 8 + 8 * sum(1 for bit in SAMPLE_U64_FIELDS
+                                   if sample_type & bit)
+        end = offset + size
+        if sample_type & SAMPLE_READ:
+            times = bin(read_format & FORMAT_TIMES).count('1')
+            each = 1 + bool(read_format & FORMAT_ID) + \
+                bool(read_format & FORMAT_LOST)
+            if read_format & FORMAT_GROUP:
+                if pos + 8 > end:
+                    return None, None, 0
+                (nr,) = self.unpack('Q', pos)
+                pos += 8 * (1 + times + min(nr, size) * each)
+            else:
+                pos += 8 * (times + each)
+        if sample_type & SAMPLE_CALLCHAIN:
+            if pos + 8 > end:
+                return None, None, 0
+            (nr,) = self.unpack('Q', pos)
+            pos += 8 * (1 + min(nr, size))
+        if pos + 4 > end:
+            return None, None, 0
+        (raw_size,) = self.unpack('I', pos)
+        if pos + 4 + raw_size > end:
+            return None, None, 0
+        return attr[1], self.buf[pos + 4:pos + 4 + raw_size], pos + 4
 
     def is_opaque(self, offset, length):
         """Does [offset, offset + length) overlap build-id bytes?"""
@@ -582,7 +742,21 @@ class Auditor:
             offset = max(offset, (end + 7) & ~7)
         self.scan_words(offset, size)
         self.scan_text()
+        self.scan_tp_holes()
         return sorted(self.hits.items())
+
+    def scan_tp_holes(self):
+        """Check that the bytes of tracepoint raw data in no field are 0."""
+        formats = tp_formats(self.out.tracing)
+        for offset, size in self.out.samples if formats else ():
+            tp_id, raw, raw_offset = self.out.raw_data(offset, size)
+            fmt = formats.get(tp_id)
+            if not fmt:
+                continue
+            for start, end in fmt.stale(raw, self.out.endian):
+                self.hits[raw_offset + start] = (
+                    None, f'{end - start} byte(s) {raw[start:end][:8].hex()} '
+                    f'in no field of {fmt.name} (raw data +{start:#x})')
 
 
 def print_ranges(title, perf, ranges):
@@ -653,14 +827,20 @@ def main():
         print(len(hits))
         return 1 if hits else 0
     for perf, offset, (value, how) in hits[:MAX_HITS]:
-        mapping = auditor.orig_ranges.find(value)
         where = '' if perf is out else f' of {perf.path}'
+        if value is None:
+            print(f'{offset:#010x}{where}: {how} in {perf.locate(offset)}')
+            continue
+        mapping = auditor.orig_ranges.find(value)
         print(f'{offset:#010x}{where}: {value:#018x} {how} in '
               f'{mapping.describe(False) if mapping else "?"} '
               f'in {perf.locate(offset)}')
     if len(hits) > MAX_HITS:
         print(f'... {len(hits) - MAX_HITS} more')
     print(f'{len(hits)} leak(s) of {orig.path} addresses found in {out.path}')
+    holes = sum(1 for _, _, (value, _) in hits if value is None)
+    if holes:
+        print(f'{holes} of them: bytes of tracepoint data in no field')
     return 1 if hits else 0
 
 

@@ -91,6 +91,12 @@ struct aslr_verify_spans {
 	u32			slots_end;
 	u32			raw_start;
 	u32			raw_end;
+	/*
+	 * Of a record whose fields are not found yet: they are, at its first
+	 * value in the address space of the input (most records have none).
+	 */
+	struct evlist		*evlist;
+	union perf_event	*event;
 };
 
 /* The fields of a tracepoint, their offsets in its raw data. */
@@ -279,6 +285,10 @@ static bool aslr_verify__near(struct aslr_verify *verify, u64 addr)
 	size_t first = 0, last = verify->nr_ranges;
 	int i;
 
+	/* [lo, addr + 1 GiB] is in one or two 4 GiB buckets: most are empty. */
+	if (!test_bit(aslr_verify__bucket(lo), verify->buckets) &&
+	    !test_bit(aslr_verify__bucket(addr + ASLR_VERIFY_NEAR), verify->buckets))
+		return false;
 	for (i = 0; i < verify->nr_pending; i++) {
 		if (verify->pending[i].end > lo &&
 		    verify->pending[i].start <= addr + ASLR_VERIFY_NEAR)
@@ -300,7 +310,8 @@ int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
 {
 	int err;
 
-	if (addr < ASLR_VERIFY_MIN || addr >= ASLR_VERIFY_CONTEXT)
+	if (addr < ASLR_VERIFY_MIN || addr >= ASLR_VERIFY_CONTEXT ||
+	    hashmap__find(verify->addrs, addr, NULL))
 		return 0;
 	if (addr < ASLR_VERIFY_KERNEL &&
 	    (addr >= BIT_ULL(63) || !aslr_verify__near(verify, addr))) {
@@ -316,6 +327,13 @@ int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
 	}
 	verify->nr_addrs++;
 	return aslr_verify__add(verify, addr, addr + 1);
+}
+
+/* Could @val be in the address space of the input? Most values are not. */
+static inline bool aslr_verify__maybe(const struct aslr_verify *verify, u64 val)
+{
+	return val >= verify->lowest && val <= verify->highest &&
+	       test_bit(aslr_verify__bucket(val), verify->buckets);
 }
 
 /* Is @val in the address space of the input? */
@@ -398,13 +416,34 @@ static void aslr_verify__report(struct aslr_verify *verify, u64 val, u64 offset,
 	       field ? ", field " : "", field ?: "", how);
 }
 
+static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *evlist,
+				     union perf_event *event,
+				     struct aslr_verify_spans *spans);
+
+/* Are the 8 bytes at @pos, not 8-byte aligned, across two words of a sample? */
+static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
+{
+	return pos + sizeof(u64) <= spans->slots_end &&
+	       (pos + sizeof(u64) <= spans->raw_start || pos >= spans->raw_end);
+}
+
 static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
-			      const char *what, const struct aslr_verify_spans *spans,
+			      const char *what, struct aslr_verify_spans *spans,
 			      u32 pos, const char *how)
 {
 	if (!aslr_verify__in_space(verify, val))
 		return;
 	verify->in_space++;
+	if (spans && spans->event) {
+		union perf_event *event = spans->event;
+
+		spans->event = NULL;
+		aslr_verify__event_spans(verify, spans->evlist, event, spans);
+	}
+	if (spans && (pos & 7) && spans__straddle(spans, pos)) {
+		verify->straddles++;
+		return;
+	}
 	if (spans && spans__number(spans, pos, sizeof(val))) {
 		verify->numbers++;
 		return;
@@ -443,20 +482,26 @@ static u64 aslr_verify__parse_hex(const char *s, size_t len)
 static void aslr_verify__text(struct aslr_verify *verify, const char *buf, size_t size,
 			      u64 offset, const char *what)
 {
-	size_t i = 0, j, len, k;
+	size_t i = 0, j, start, len, k;
 	u64 val;
 
-	while (i < size) {
-		if (!aslr_verify__is_hex(buf[i])) {
-			i++;
+	/*
+	 * No run of digits crosses i - 1; one of 9 digits or more from i on
+	 * has a digit at i + 8: most of a record is not looked at.
+	 */
+	while (i + 9 <= size) {
+		if (!aslr_verify__is_hex(buf[i + 8])) {
+			i += 9;
 			continue;
 		}
-		for (j = i; j < size && aslr_verify__is_hex(buf[j]); j++)
+		for (start = i + 8; start > i && aslr_verify__is_hex(buf[start - 1]); start--)
 			;
-		len = j - i;
+		for (j = i + 9; j < size && aslr_verify__is_hex(buf[j]); j++)
+			;
+		len = j - start;
 		/* The whole number, or windows of a longer run. */
 		for (k = len <= 16 ? len : 9; k >= 9 && k <= min_t(size_t, len, 16); k++) {
-			size_t at[2] = { i, j - k };
+			size_t at[2] = { start, j - k };
 			int n;
 
 			for (n = 0; n < 2 && (!n || at[1] != at[0]); n++) {
@@ -467,15 +512,8 @@ static void aslr_verify__text(struct aslr_verify *verify, const char *buf, size_
 							    at[n], ", as text");
 			}
 		}
-		i = j;
+		i = j + 1;
 	}
-}
-
-/* Are the 8 bytes at @pos, not 8-byte aligned, across two words of a sample? */
-static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
-{
-	return spans && pos + sizeof(u64) <= spans->slots_end &&
-	       (pos + sizeof(u64) <= spans->raw_start || pos >= spans->raw_end);
 }
 
 /*
@@ -486,7 +524,7 @@ static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
  */
 static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_t size,
 			      u64 offset, const char *what,
-			      const struct aslr_verify_spans *spans)
+			      struct aslr_verify_spans *spans)
 {
 	u32 pos;
 
@@ -496,13 +534,10 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 	for (pos = 0; pos + sizeof(u64) <= size; pos += sizeof(u32)) {
 		u64 val;
 
-		if ((pos & 7) && spans__straddle(spans, pos)) {
-			verify->straddles++;
-			continue;
-		}
 		memcpy(&val, buf + pos, sizeof(val));
-		aslr_verify__word(verify, val, offset, what, spans, pos, "");
-		if (!(pos & 7))
+		if (aslr_verify__maybe(verify, val))
+			aslr_verify__word(verify, val, offset, what, spans, pos, "");
+		if (!(pos & 7) && aslr_verify__maybe(verify, bswap_64(val)))
 			aslr_verify__word(verify, bswap_64(val), offset, what, spans, pos,
 					  ", in the other byte order");
 	}
@@ -860,8 +895,16 @@ int aslr_verify__feature(struct aslr_verify *verify, int feat, const void *buf,
 int aslr_verify__event(struct aslr_verify *verify, struct evlist *evlist,
 		       union perf_event *event, u64 offset)
 {
-	struct aslr_verify_spans spans = { .nr = 0, };
+	/* Not all of it zeroed for each record: its fields are found as needed. */
+	struct aslr_verify_spans spans;
 	u64 hits = verify->hits;
+
+	spans.nr = 0;
+	spans.slots_end = 0;
+	spans.raw_start = 0;
+	spans.raw_end = 0;
+	spans.evlist = NULL;
+	spans.event = NULL;
 
 	verify->records++;
 	if (event->header.type == PERF_RECORD_HEADER_FEATURE &&
@@ -875,7 +918,8 @@ int aslr_verify__event(struct aslr_verify *verify, struct evlist *evlist,
 					    offset + sizeof(event->feat)) ?:
 		       (verify->hits > hits ? -EADDRINUSE : 0);
 	}
-	aslr_verify__event_spans(verify, evlist, event, &spans);
+	spans.evlist = evlist;
+	spans.event = event;
 	aslr_verify__scan(verify, event, event->header.size, offset,
 			  aslr_verify__record_name(event->header.type), &spans);
 	return verify->hits > hits ? -EADDRINUSE : 0;
@@ -1082,8 +1126,8 @@ void aslr_verify__print_stats(const struct aslr_verify *verify)
 		 verify->nr_huge, verify->nr_far);
 	pr_debug("aslr: verified the output: values in that address space: %" PRIu64
 		 " in fields that hold numbers, %" PRIu64
-		 " elsewhere; hexadecimal numbers in text: %" PRIu64
-		 "; not looked at: %" PRIu64 " values across two 8-byte words of a sample\n",
-		 verify->numbers, verify->in_space - verify->numbers, verify->text_numbers,
-		 verify->straddles);
+		 " across two 8-byte words of a sample (values of no field), %" PRIu64
+		 " elsewhere; hexadecimal numbers in text: %" PRIu64 "\n",
+		 verify->numbers, verify->straddles,
+		 verify->in_space - verify->numbers - verify->straddles, verify->text_numbers);
 }

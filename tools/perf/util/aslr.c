@@ -104,11 +104,14 @@
 	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)
 
 /*
- * The last mapping an address was found in, for an address space and a
+ * The last mappings addresses were found in, for an address space and a
  * cpumode: most addresses of a sample and of the next ones are in the same
- * few mappings. Not a reference on the maps, the cache is reset by any event
- * that changes the layout or the threads.
+ * few mappings (the program, the C library, the kernel), a call graph goes
+ * from one to another. Not a reference on the maps, the cache is reset by
+ * any event that changes the layout or the threads.
  */
+#define ASLR_MAP_CACHE	8
+
 struct aslr_map_cache {
 	/* The maps of the thread, NULL for the kernel ones, shared by all. */
 	const struct maps	*maps;
@@ -119,6 +122,16 @@ struct aslr_map_cache {
 	u64			delta;
 	u8			cpumode;
 	bool			hit;
+};
+
+/* The last address found in no mapping of an address space and a cpumode. */
+struct aslr_map_miss {
+	const struct maps	*maps;
+	u64			addr;
+	u8			cpumode;
+	bool			valid;
+	/* Told to the check of the output. */
+	bool			verified;
 };
 
 #define ASLR_STAT_WHYS	4
@@ -180,8 +193,14 @@ struct aslr {
 	bool			have_kernel_delta;
 	union perf_event	*buf;
 	struct aslr_stat	stats[PERF_RECORD_HEADER_MAX];
-	/* For kernel and user addresses. */
-	struct aslr_map_cache	map_cache[2];
+	/*
+	 * For kernel and user addresses, the next entry to replace, and the
+	 * last address in no mapping: a frame pointer walk that went astray
+	 * gives the same value over and over (up to --max-stack).
+	 */
+	struct aslr_map_cache	map_cache[2][ASLR_MAP_CACHE];
+	u8			map_cache_next[2];
+	struct aslr_map_miss	map_miss[2];
 	/*
 	 * The thread of the last sample, a reference: the next samples are
 	 * often of the same thread. Reset with the map cache.
@@ -939,6 +958,7 @@ static int aslr__comm(const struct perf_tool *tool, union perf_event *event,
 static void aslr__reset_caches(struct aslr *aslr)
 {
 	memset(aslr->map_cache, 0, sizeof(aslr->map_cache));
+	memset(aslr->map_miss, 0, sizeof(aslr->map_miss));
 	thread__zput(aslr->last_thread);
 }
 
@@ -982,13 +1002,17 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 			    struct thread *thread, u8 cpumode, u64 addr, bool *found)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
-	struct aslr_map_cache *cache = &aslr->map_cache[kernel];
+	struct aslr_map_cache *cache = aslr->map_cache[kernel];
 	const struct maps *maps = kernel ? NULL : thread__maps(thread);
 	struct aslr_remap *remap = NULL;
+	struct aslr_map_miss *miss;
 	struct addr_location al;
+	int i;
 
-	if (cache->end && cache->maps == maps && cache->cpumode == cpumode &&
-	    addr >= cache->start && addr < cache->end) {
+	for (i = 0; i < ASLR_MAP_CACHE; i++, cache++) {
+		if (!cache->end || cache->maps != maps || cache->cpumode != cpumode ||
+		    addr < cache->start || addr >= cache->end)
+			continue;
 		if (found)
 			*found = true;
 		if (aslr->hit_sample && !cache->hit) {
@@ -997,6 +1021,9 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 		}
 		return addr + cache->delta;
 	}
+	miss = &aslr->map_miss[kernel];
+	if (miss->valid && miss->addr == addr && miss->maps == maps && miss->cpumode == cpumode)
+		goto out;
 
 	addr_location__init(&al);
 	if (thread__find_map(thread, cpumode, addr, &al)) {
@@ -1004,6 +1031,8 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 
 		remap = aslr__find_remap(aslr, machine, asid, al.map);
 		if (remap) {
+			i = aslr->map_cache_next[kernel]++ % ASLR_MAP_CACHE;
+			cache = &aslr->map_cache[kernel][i];
 			cache->maps = maps;
 			cache->cpumode = cpumode;
 			cache->dso = map__dso(al.map);
@@ -1016,14 +1045,24 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 		}
 	}
 	addr_location__exit(&al);
-	if (found)
+	if (!remap) {
+		miss->maps = maps;
+		miss->addr = addr;
+		miss->cpumode = cpumode;
+		miss->valid = true;
+		miss->verified = false;
+	}
+out:
+	if (found) {
 		*found = remap;
-	else if (!remap)
+	} else if (!remap && !miss->verified) {
 		/*
 		 * Zeroed, an address of the input all the same: its value
 		 * must not be in the output (out of memory is told there).
 		 */
 		aslr__verify_addr(aslr, addr);
+		miss->verified = true;
+	}
 	return remap ? addr + remap->delta : 0;
 }
 

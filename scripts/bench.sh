@@ -7,7 +7,13 @@
 #
 # For each size, records a system wide profile (perf record -e cpu-clock
 # -c 20000 -g -a) of a multi-process, multi-threaded, mmap-heavy workload
-# until perf.data is at least SIZE_MB, then times:
+# (BENCH_WORKLOAD=fork, the default: its mappings grow with the size), or
+# a profile of one multi-threaded process with a few dozen mappings
+# (BENCH_WORKLOAD=steady, perf record -e cpu-clock -c 20000 -g: what grows
+# with the size is the samples only), or of that process with DWARF call
+# graphs (BENCH_WORKLOAD=dwarf, --call-graph dwarf: --aslr unwinds the user
+# stacks, timed against perf report -g, which unwinds the same ones) until
+# perf.data is at least SIZE_MB, then times:
 #   perf inject, perf inject -b, perf inject --aslr --no-aslr-verify,
 #   perf inject --aslr
 # reporting wall time, CPU time (user + system), MB/s of input and peak
@@ -29,6 +35,12 @@ set -euo pipefail
 
 PERF=${BENCH_PERF:-$PERF}
 RUNS=${RUNS:-1}
+WORKLOAD=${BENCH_WORKLOAD:-fork}
+case "${WORKLOAD}" in
+fork|steady) runs=("" "-b" "--aslr --no-aslr-verify" "--aslr") ;;
+dwarf) runs=("" "--aslr" "report -g") ;;
+*) die "BENCH_WORKLOAD: fork, steady or dwarf" ;;
+esac
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(250 500)
 
@@ -114,6 +126,41 @@ int main(void)
 }
 EOF
 	cc -O1 -pthread -o "${dir}/load" "${dir}/load.c"
+	# Threads calling down a few levels and spinning, nothing mapped.
+	cat > "${dir}/steady.c" <<'EOF'
+#include <pthread.h>
+
+static volatile unsigned long sink;
+
+static void __attribute__((noinline)) spin(int depth)
+{
+	if (depth) {
+		spin(depth - 1);
+		sink++;
+		return;
+	}
+	for (int i = 0; i < 100000; i++)
+		sink += i;
+}
+
+static void *thread(void *arg)
+{
+	for (long n = (long)arg;; n++)
+		spin(4 + n % 8);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[4];
+
+	for (long i = 0; i < 4; i++)
+		pthread_create(&t[i], NULL, thread, (void *)i);
+	pthread_join(t[0], NULL);
+	return 0;
+}
+EOF
+	cc -O1 -fno-omit-frame-pointer -pthread -o "${dir}/steady" "${dir}/steady.c"
 }
 
 start_workload() {
@@ -137,8 +184,16 @@ stop_workload() {
 record() {
 	local mb=$1 file=$2 rec
 
-	start_workload
-	"${PERF}" record -q -e cpu-clock -c 20000 -g -a -o "${file}" > /dev/null 2>&1 &
+	if [ "${WORKLOAD}" = steady ]; then
+		"${PERF}" record -q -e cpu-clock -c 20000 -g -o "${file}" -- "${dir}/steady" \
+			> /dev/null 2>&1 &
+	elif [ "${WORKLOAD}" = dwarf ]; then
+		"${PERF}" record -q -e cpu-clock -c 200000 --call-graph dwarf,4096 -o "${file}" \
+			-- "${dir}/steady" > /dev/null 2>&1 &
+	else
+		start_workload
+		"${PERF}" record -q -e cpu-clock -c 20000 -g -a -o "${file}" > /dev/null 2>&1 &
+	fi
 	rec=$!
 	while [ "$(stat -c %s "${file}" 2> /dev/null || echo 0)" -lt $((mb * 1024 * 1024)) ]; do
 		sleep 0.5
@@ -149,14 +204,19 @@ record() {
 }
 
 # measure FILE OPTIONS... -> prints "wall_s rss_kb cpu_s", fastest of RUNS
+# (of perf inject OPTIONS, or of perf report -g --stdio if they are "report")
 measure() {
-	local file=$1 best="" r line
+	local file=$1 best="" r line cmd
 
 	shift
+	if [ "${1:-}" = report ]; then
+		cmd=("${PERF}" report -g --stdio -i "${file}")
+	else
+		cmd=("${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data")
+	fi
 	for ((r = 0; r < RUNS; r++)); do
-		"${measure_run}" -o "${dir}/time.txt" \
-			"${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data" 2> "${dir}/inject.err" ||
-			{ echo "perf inject $* failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
+		"${measure_run}" -o "${dir}/time.txt" "${cmd[@]}" > /dev/null 2> "${dir}/inject.err" ||
+			{ echo "${cmd[*]} failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
 		line=$(awk '{ print $1, $3, $2 }' "${dir}/time.txt")
 		rm -f "${dir}/out.data"
 		if [ -z "${best}" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
@@ -173,12 +233,13 @@ printf "%-8s %-10s %-24s %8s %8s %7s %9s %10s %10s\n" \
 declare -A rss_first=() rss_last=()
 for mb in "${sizes[@]}"; do
 	file="${dir}/perf-${mb}.data"
+	[ "${WORKLOAD}" = fork ] || file="${dir}/perf-${WORKLOAD}-${mb}.data"
 	# KEEP=1 BENCH_DIR=... reuses the recordings of a previous run
 	[ -s "${file}" ] || record "${mb}" "${file}"
 	size=$(stat -c %s "${file}")
 	nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null | awk '/TOTAL events:/ { print $3 }')
 	declare -A wall=() cpu=()
-	for opts in "" "-b" "--aslr --no-aslr-verify" "--aslr"; do
+	for opts in "${runs[@]}"; do
 		# shellcheck disable=SC2086
 		read -r t rss c < <(measure "${file}" ${opts})
 		wall["x${opts}"]=${t}
@@ -192,14 +253,20 @@ for mb in "${sizes[@]}"; do
 			"$(awk -v a="${t}" -v b="${wall[x]}" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }')" \
 			"$(awk -v a="${c}" -v b="${cpu[x]}" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }')"
 	done
-	awk -v a="${wall[x--aslr]}" -v b="${wall[x--aslr --no-aslr-verify]}" \
-	    -v c="${cpu[x--aslr]}" -v d="${cpu[x--aslr --no-aslr-verify]}" \
-	    'BEGIN { printf "%-8s the check of the output (--aslr-verify): %.2fx wall, %.2fx cpu\n", "", a / b, c / d }'
+	if [ "${WORKLOAD}" = dwarf ]; then
+		awk -v a="${wall[x--aslr]}" -v b="${wall[xreport -g]}" \
+		    -v c="${cpu[x--aslr]}" -v d="${cpu[xreport -g]}" \
+		    'BEGIN { printf "%-8s --aslr / perf report -g (both unwind): %.2fx wall, %.2fx cpu\n", "", a / b, c / d }'
+	else
+		awk -v a="${wall[x--aslr]}" -v b="${wall[x--aslr --no-aslr-verify]}" \
+		    -v c="${cpu[x--aslr]}" -v d="${cpu[x--aslr --no-aslr-verify]}" \
+		    'BEGIN { printf "%-8s the check of the output (--aslr-verify): %.2fx wall, %.2fx cpu\n", "", a / b, c / d }'
+	fi
 	unset wall cpu
 	[ -n "${KEEP:-}" ] || rm -f "${file}"
 done
 if [ ${#sizes[@]} -gt 1 ]; then
-	for opts in "" "-b" "--aslr --no-aslr-verify" "--aslr"; do
+	for opts in "${runs[@]}"; do
 		awk -v a="${rss_last[x${opts}]}" -v b="${rss_first[x${opts}]}" -v o="${opts:-(none)}" \
 		    -v s="${sizes[-1]}/${sizes[0]} MB" \
 		    'BEGIN { printf "anonymous RSS at %s, %-24s %.2fx\n", s, o ":", a / (b > 0 ? b : 1) }'

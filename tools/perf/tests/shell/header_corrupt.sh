@@ -892,7 +892,8 @@ check_group_read_of_no_value
 check_branch_counters_of_unnamed_events() {
 	local off size cmd ret
 
-	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- \
+		perf test -w noploop 1 || return
 	off=16
 	for size in 1 2; do
 		find_pipe_record 64 "${off}" PERF_RECORD_HEADER_ATTR || return

@@ -215,6 +215,8 @@ measure() {
 		cmd=("${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data")
 	fi
 	for ((r = 0; r < RUNS; r++)); do
+		# Not with the writeback of what an earlier run wrote.
+		sync
 		"${measure_run}" -o "${dir}/time.txt" "${cmd[@]}" > /dev/null 2> "${dir}/inject.err" ||
 			{ echo "${cmd[*]} failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
 		line=$(awk '{ print $1, $3, $2 }' "${dir}/time.txt")

@@ -10,7 +10,7 @@ set -euo pipefail
 demo=$BUILD/demo
 mkdir -p "$demo"
 cd "$demo"
-report() { "$PERF" report -i "$1" --stdio --no-children -g none --sort comm,dso,sym 2> /dev/null | grep -v '^#' | sed '/^$/d' | head -n 8; }
+report() { "$PERF" report -i "$1" --stdio --no-children -g none --sort comm,dso,sym 2> /dev/null | grep -v '^#' | sed '/^$/d' | sed -n '1,8p'; }
 
 step "demo: the patched perf"
 "$PERF" version

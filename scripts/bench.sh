@@ -5,46 +5,49 @@
 #
 # Usage: bench.sh [SIZE_MB ...]        (default: 250 500)
 #
-# For each size, records a system wide profile (perf record -e cpu-clock
-# -c 20000 -g -a) of a multi-process, multi-threaded, mmap-heavy workload
-# (BENCH_WORKLOAD=fork, the default: its mappings grow with the size), or
-# a profile of one multi-threaded process with a few dozen mappings
-# (BENCH_WORKLOAD=steady, perf record -e cpu-clock -c 20000 -g: what grows
-# with the size is the samples only), or of that process with DWARF call
-# graphs (BENCH_WORKLOAD=dwarf, --call-graph dwarf: --aslr unwinds the user
-# stacks, timed against perf report -g, which unwinds the same ones) until
-# perf.data is at least SIZE_MB, then times:
-#   perf inject, perf inject -b, perf inject --aslr --no-aslr-verify,
-#   perf inject --aslr
-# reporting wall time, CPU time (user + system), MB/s of input and peak
-# anonymous RSS (peak-anon-rss.py: GNU time's %M would count the pages of
-# the mmap'd input).  Each run is compared with the plain perf inject, the
-# cheapest way to do the same job, in wall and in CPU time (the latter is
-# less disturbed by other load), --aslr with --aslr --no-aslr-verify (the
-# cost of the check of the output), and at the end the RSS of each run at
-# the largest size with the one at the smallest.
+# For each workload of BENCH_WORKLOADS (default: all four) and each size,
+# records a profile until perf.data is at least SIZE_MB, then times perf
+# inject on it with and without --aslr:
+#   fork    perf record -e cpu-clock -c 20000 -g -a of processes that keep
+#           forking, threading and mapping files (the mappings grow with the
+#           size): perf inject, -b, --aslr --no-aslr-verify, --aslr
+#   steady  perf record -e cpu-clock -c 20000 -g of one process of 4 threads
+#           and a few dozen mappings (only the samples grow): the same runs
+#   jit     perf record -k 1 -e cpu-clock -c 20000 -g of the JIT of the
+#           --jit test (code in a jitdump and in /tmp/perf-PID.map):
+#           perf inject, --jit, --jit --aslr
+#   dwarf   the steady process with --call-graph dwarf: perf inject,
+#           --aslr (which unwinds the user stacks) and perf report -g
+#           --stdio (which unwinds the same ones)
+# Each run gives wall time, CPU time (user + system), MB/s of input and
+# peak anonymous RSS (peak-anon-rss.py: GNU time's %M would count the pages
+# of the mmap'd input), and its ratio to the plain perf inject of the same
+# file, the cheapest way to do the same job (CPU time is less disturbed by
+# other load).  Then the cost of the check of the output (--aslr against
+# --aslr --no-aslr-verify), --jit --aslr against --jit, --aslr against
+# perf report -g, and for each run the RSS at the largest size over the
+# one at the smallest.  The runs of a file are interleaved, RUNS rounds of
+# all of them, and the fastest of each is kept: what slows the machine down
+# for a while slows each run alike.
 #
 # Environment: BENCH_PERF (perf binary, default: build/perf/perf), BENCH_DIR
 # (work directory, default: a new /tmp/aslr-bench.XXXXXX, removed at the end
-# unless KEEP=1), RUNS (runs per measurement, the fastest is kept, default 1).
-# `make -f Makefile.series bench` runs it; BENCH_SIZES="250 500" there.
+# unless KEEP=1; KEEP=1 BENCH_DIR=... keeps the recordings for the next
+# run), RUNS (rounds, default 3), BENCH_WORKLOADS (default "fork steady jit
+# dwarf").  `make -f Makefile.series bench` runs it; BENCH_SIZES="250 500".
 
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 PERF=${BENCH_PERF:-$PERF}
-RUNS=${RUNS:-1}
-WORKLOAD=${BENCH_WORKLOAD:-fork}
-case "${WORKLOAD}" in
-fork|steady) runs=("" "-b" "--aslr --no-aslr-verify" "--aslr") ;;
-dwarf) runs=("" "--aslr" "report -g") ;;
-*) die "BENCH_WORKLOAD: fork, steady or dwarf" ;;
-esac
+RUNS=${RUNS:-3}
+read -r -a workloads <<< "${BENCH_WORKLOADS:-fork steady jit dwarf}"
 sizes=("$@")
 [ ${#sizes[@]} -eq 0 ] && sizes=(250 500)
 
 measure_run=$(dirname "$0")/peak-anon-rss.py
+jit_test=$TOP/tools/perf/tests/shell/inject_jit_anon.sh
 
 dir=${BENCH_DIR:-$(mktemp -d /tmp/aslr-bench.XXXXXX)}
 mkdir -p "${dir}"
@@ -57,15 +60,31 @@ cleanup() {
 		kill "${p}" 2> /dev/null || true
 	done
 	wait 2> /dev/null || true
+	# The perf-PID.map files of the JIT
+	for f in "${dir}"/jit/layout-*; do
+		[ -e "${f}" ] && rm -f "/tmp/perf-${f##*layout-}.map"
+	done
 	if [ -z "${KEEP:-}" ] && [ -z "${BENCH_DIR:-}" ]; then
 		rm -rf "${dir}"
 	fi
 }
 trap cleanup EXIT
 
-# A workload that keeps creating processes, threads and executable mappings:
-# every mmap of a file with PROT_EXEC is a MMAP2 record.
-build_workload() {
+# The runs of a workload: perf inject options, or "report" for perf report -g.
+runs_of() {
+	case "$1" in
+	fork | steady) runs=("" "-b" "--aslr --no-aslr-verify" "--aslr") ;;
+	jit) runs=("" "--jit" "--jit --aslr") ;;
+	dwarf) runs=("" "--aslr" "report") ;;
+	*) die "BENCH_WORKLOADS: fork, steady, jit or dwarf, not $1" ;;
+	esac
+}
+
+# fork: a workload that keeps creating processes, threads and executable
+# mappings (every mmap of a file with PROT_EXEC is a MMAP2 record); steady:
+# threads calling down a few levels and spinning, nothing mapped; jitwork:
+# the JIT of the --jit test.
+build_workloads() {
 	cat > "${dir}/load.c" <<'EOF'
 #include <fcntl.h>
 #include <pthread.h>
@@ -126,7 +145,6 @@ int main(void)
 }
 EOF
 	cc -O1 -pthread -o "${dir}/load" "${dir}/load.c"
-	# Threads calling down a few levels and spinning, nothing mapped.
 	cat > "${dir}/steady.c" <<'EOF'
 #include <pthread.h>
 
@@ -161,6 +179,9 @@ int main(void)
 }
 EOF
 	cc -O1 -fno-omit-frame-pointer -pthread -o "${dir}/steady" "${dir}/steady.c"
+	sed -n "/^cat > \"\${tmpdir}\/jitwork.c\" << 'EOF'$/,/^EOF$/p" "${jit_test}" |
+		sed '1d;$d' > "${dir}/jitwork.c"
+	cc -O1 -o "${dir}/jitwork" "${dir}/jitwork.c"
 }
 
 start_workload() {
@@ -180,20 +201,29 @@ stop_workload() {
 	workload_pids=()
 }
 
-# record SIZE_MB FILE
+# record WORKLOAD SIZE_MB FILE
 record() {
-	local mb=$1 file=$2 rec
+	local workload=$1 mb=$2 file=$3 rec
 
-	if [ "${WORKLOAD}" = steady ]; then
-		"${PERF}" record -q -e cpu-clock -c 20000 -g -o "${file}" -- "${dir}/steady" \
-			> /dev/null 2>&1 &
-	elif [ "${WORKLOAD}" = dwarf ]; then
-		"${PERF}" record -q -e cpu-clock -c 200000 --call-graph dwarf,4096 -o "${file}" \
-			-- "${dir}/steady" > /dev/null 2>&1 &
-	else
+	case "${workload}" in
+	fork)
 		start_workload
 		"${PERF}" record -q -e cpu-clock -c 20000 -g -a -o "${file}" > /dev/null 2>&1 &
-	fi
+		;;
+	steady)
+		"${PERF}" record -q -e cpu-clock -c 20000 -g -o "${file}" -- "${dir}/steady" \
+			> /dev/null 2>&1 &
+		;;
+	jit)
+		mkdir -p "${dir}/jit"
+		"${PERF}" record -q -k 1 -e cpu-clock -c 20000 -g -o "${file}" \
+			-- "${dir}/jitwork" "${dir}/jit" 100000 > /dev/null 2>&1 &
+		;;
+	dwarf)
+		"${PERF}" record -q -e cpu-clock -c 200000 --call-graph dwarf,4096 -o "${file}" \
+			-- "${dir}/steady" > /dev/null 2>&1 &
+		;;
+	esac
 	rec=$!
 	while [ "$(stat -c %s "${file}" 2> /dev/null || echo 0)" -lt $((mb * 1024 * 1024)) ]; do
 		sleep 0.5
@@ -203,10 +233,10 @@ record() {
 	stop_workload
 }
 
-# measure FILE OPTIONS... -> prints "wall_s rss_kb cpu_s", fastest of RUNS
-# (of perf inject OPTIONS, or of perf report -g --stdio if they are "report")
+# measure FILE [OPTIONS...] -> prints "wall_s rss_kb cpu_s" of one run of
+# perf inject OPTIONS, or of perf report -g --stdio for "report"
 measure() {
-	local file=$1 best="" r line cmd
+	local file=$1 cmd
 
 	shift
 	if [ "${1:-}" = report ]; then
@@ -214,63 +244,81 @@ measure() {
 	else
 		cmd=("${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data")
 	fi
-	for ((r = 0; r < RUNS; r++)); do
-		# Not with the writeback of what an earlier run wrote.
-		sync
-		"${measure_run}" -o "${dir}/time.txt" "${cmd[@]}" > /dev/null 2> "${dir}/inject.err" ||
-			{ echo "${cmd[*]} failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
-		line=$(awk '{ print $1, $3, $2 }' "${dir}/time.txt")
-		rm -f "${dir}/out.data"
-		if [ -z "${best}" ] || awk -v a="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
-			best=${line}
-		fi
-	done
-	echo "${best}"
+	# Not with the writeback of what an earlier run wrote.
+	sync
+	"${measure_run}" -o "${dir}/time.txt" "${cmd[@]}" > /dev/null 2> "${dir}/inject.err" ||
+		{ echo "${cmd[*]} failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
+	rm -f "${dir}/out.data"
+	awk '{ print $1, $3, $2 }' "${dir}/time.txt"
 }
 
-build_workload
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }'; }
 
-printf "%-8s %-10s %-24s %8s %8s %7s %9s %10s %10s\n" \
-	"size" "records" "options" "wall(s)" "cpu(s)" "MB/s" "anon(MB)" "wall/plain" "cpu/plain"
+build_workloads
+
+printf "%-8s %-7s %-9s %-24s %8s %8s %7s %9s %10s %9s\n" "workload" "size" "records" \
+	"options" "wall(s)" "cpu(s)" "MB/s" "anon(MB)" "wall/plain" "cpu/plain"
 declare -A rss_first=() rss_last=()
-for mb in "${sizes[@]}"; do
-	file="${dir}/perf-${mb}.data"
-	[ "${WORKLOAD}" = fork ] || file="${dir}/perf-${WORKLOAD}-${mb}.data"
-	# KEEP=1 BENCH_DIR=... reuses the recordings of a previous run
-	[ -s "${file}" ] || record "${mb}" "${file}"
-	size=$(stat -c %s "${file}")
-	nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null | awk '/TOTAL events:/ { print $3 }')
-	declare -A wall=() cpu=()
-	for opts in "${runs[@]}"; do
-		# shellcheck disable=SC2086
-		read -r t rss c < <(measure "${file}" ${opts})
-		wall["x${opts}"]=${t}
-		cpu["x${opts}"]=${c}
-		[ -n "${rss_first[x${opts}]:-}" ] || rss_first["x${opts}"]=${rss}
-		rss_last["x${opts}"]=${rss}
-		printf "%-8s %-10s %-24s %8.2f %8.2f %7.1f %9.1f %10s %10s\n" \
-			"$((size / 1024 / 1024))MB" "${nr}" "${opts:-(none)}" "${t}" "${c}" \
-			"$(awk -v s="${size}" -v t="${t}" 'BEGIN { print s / 1048576 / (t > 0 ? t : 0.01) }')" \
-			"$(awk -v r="${rss}" 'BEGIN { print r / 1024 }')" \
-			"$(awk -v a="${t}" -v b="${wall[x]}" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }')" \
-			"$(awk -v a="${c}" -v b="${cpu[x]}" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }')"
+for workload in "${workloads[@]}"; do
+	runs_of "${workload}"
+	for mb in "${sizes[@]}"; do
+		file="${dir}/perf-${workload}-${mb}.data"
+		# KEEP=1 BENCH_DIR=... reuses the recordings of a previous run
+		[ -s "${file}" ] || record "${workload}" "${mb}" "${file}"
+		size=$(stat -c %s "${file}")
+		nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null |
+		     awk '/TOTAL events:/ { print $3 }')
+		declare -A wall=() cpu=() rss=()
+		for ((r = 0; r < RUNS; r++)); do
+			for opts in "${runs[@]}"; do
+				# shellcheck disable=SC2086
+				read -r t m c < <(measure "${file}" ${opts})
+				if [ -z "${wall[x${opts}]:-}" ] ||
+				   awk -v a="${t}" -v b="${wall[x${opts}]}" 'BEGIN { exit !(a < b) }'; then
+					wall["x${opts}"]=${t}
+					cpu["x${opts}"]=${c}
+				fi
+				rss["x${opts}"]=${m}
+			done
+		done
+		for opts in "${runs[@]}"; do
+			t=${wall[x${opts}]} c=${cpu[x${opts}]} m=${rss[x${opts}]}
+			[ -n "${rss_first[${workload}${opts}]:-}" ] || rss_first["${workload}${opts}"]=${m}
+			rss_last["${workload}${opts}"]=${m}
+			printf "%-8s %-7s %-9s %-24s %8.2f %8.2f %7.1f %9.1f %10s %9s\n" \
+				"${workload}" "$((size / 1024 / 1024))MB" "${nr}" \
+				"$([ "${opts}" = report ] && echo "perf report -g" || echo "${opts:-(none)}")" \
+				"${t}" "${c}" \
+				"$(awk -v s="${size}" -v t="${t}" 'BEGIN { print s / 1048576 / (t > 0 ? t : 0.01) }')" \
+				"$(awk -v r="${m}" 'BEGIN { print r / 1024 }')" \
+				"$(ratio "${t}" "${wall[x]}")" "$(ratio "${c}" "${cpu[x]}")"
+		done
+		case "${workload}" in
+		fork | steady)
+			printf "%-17s the check of the output (--aslr-verify): %s wall, %s cpu\n" "" \
+				"$(ratio "${wall[x--aslr]}" "${wall[x--aslr --no-aslr-verify]}")" \
+				"$(ratio "${cpu[x--aslr]}" "${cpu[x--aslr --no-aslr-verify]}")" ;;
+		jit)
+			printf "%-17s --jit --aslr / --jit: %s wall, %s cpu\n" "" \
+				"$(ratio "${wall[x--jit --aslr]}" "${wall[x--jit]}")" \
+				"$(ratio "${cpu[x--jit --aslr]}" "${cpu[x--jit]}")" ;;
+		dwarf)
+			printf "%-17s --aslr / perf report -g (both unwind): %s wall, %s cpu\n" "" \
+				"$(ratio "${wall[x--aslr]}" "${wall[xreport]}")" \
+				"$(ratio "${cpu[x--aslr]}" "${cpu[xreport]}")" ;;
+		esac
+		unset wall cpu rss
+		[ -n "${KEEP:-}" ] || rm -f "${file}"
 	done
-	if [ "${WORKLOAD}" = dwarf ]; then
-		awk -v a="${wall[x--aslr]}" -v b="${wall[xreport -g]}" \
-		    -v c="${cpu[x--aslr]}" -v d="${cpu[xreport -g]}" \
-		    'BEGIN { printf "%-8s --aslr / perf report -g (both unwind): %.2fx wall, %.2fx cpu\n", "", a / b, c / d }'
-	else
-		awk -v a="${wall[x--aslr]}" -v b="${wall[x--aslr --no-aslr-verify]}" \
-		    -v c="${cpu[x--aslr]}" -v d="${cpu[x--aslr --no-aslr-verify]}" \
-		    'BEGIN { printf "%-8s the check of the output (--aslr-verify): %.2fx wall, %.2fx cpu\n", "", a / b, c / d }'
-	fi
-	unset wall cpu
-	[ -n "${KEEP:-}" ] || rm -f "${file}"
 done
 if [ ${#sizes[@]} -gt 1 ]; then
-	for opts in "${runs[@]}"; do
-		awk -v a="${rss_last[x${opts}]}" -v b="${rss_first[x${opts}]}" -v o="${opts:-(none)}" \
-		    -v s="${sizes[-1]}/${sizes[0]} MB" \
-		    'BEGIN { printf "anonymous RSS at %s, %-24s %.2fx\n", s, o ":", a / (b > 0 ? b : 1) }'
+	for workload in "${workloads[@]}"; do
+		runs_of "${workload}"
+		for opts in "${runs[@]}"; do
+			printf "anonymous RSS at %s MB, %-7s %-24s %s\n" "${sizes[-1]}/${sizes[0]}" \
+				"${workload}" "$([ "${opts}" = report ] && echo "perf report -g:" ||
+						 echo "${opts:-(none)}:")" \
+				"$(ratio "${rss_last[${workload}${opts}]}" "${rss_first[${workload}${opts}]}")"
+		done
 	done
 fi

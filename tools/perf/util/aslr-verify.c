@@ -17,6 +17,7 @@
 #include <linux/bitops.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/sizes.h>
 #include <linux/zalloc.h>
 #include <internal/lib.h>
 
@@ -57,8 +58,8 @@
 #define ASLR_VERIFY_PENDING	64
 #define ASLR_VERIFY_SPANS	128
 #define ASLR_VERIFY_REPORTS	10
-/* Drop the pages of the output read so far every so many bytes. */
-#define ASLR_VERIFY_DROP	(32ULL << 20)
+/* The output is read in chunks of this size (more than a record). */
+#define ASLR_VERIFY_CHUNK	SZ_1M
 /*
  * A first test of a value against the address space: a bit for each 4 GiB
  * that a range touches, folded into 2^16 bits so that the kernel's top 4 GiB
@@ -1013,11 +1014,65 @@ int aslr_verify__stream_end(struct aslr_verify *verify, struct evlist *evlist)
 	return verify->hits > hits ? -EADDRINUSE : 0;
 }
 
+/*
+ * The records of the data section, from @start to @end of the file open at
+ * @fd, read rather than mapped: the page faults of a mapping cost more than
+ * the copy, and what is checked needn't stay in memory.
+ */
+static int aslr_verify__data(struct aslr_verify *verify, struct evlist *evlist, int fd,
+			     u64 start, u64 end)
+{
+	size_t have = 0, at = 0, need;
+	u64 base = start;
+	void *buf = malloc(ASLR_VERIFY_CHUNK);
+	int err = -EINVAL;
+
+	if (!buf) {
+		pr_err("--aslr: not enough memory to verify the output\n");
+		return -ENOMEM;
+	}
+	while (base + at < end) {
+		union perf_event *event = buf + at;
+		u64 left = end - (base + at);
+		ssize_t n;
+
+		need = sizeof(event->header);
+		if (have - at >= need)
+			need = event->header.size;
+		if (need < sizeof(event->header) || need > left) {
+			pr_err("--aslr: the output has a bad record at offset %#" PRIx64
+			       ", can't verify it\n", base + at);
+			goto out;
+		}
+		if (have - at < need) {
+			/* The rest of the buffer to its start, then more of the file. */
+			memmove(buf, buf + at, have - at);
+			base += at;
+			have -= at;
+			at = 0;
+			n = preadn(fd, buf + have, min_t(u64, ASLR_VERIFY_CHUNK - have,
+							 end - (base + have)), base + have);
+			if (n <= 0) {
+				pr_err("--aslr: can't read the output to verify it\n");
+				goto out;
+			}
+			have += n;
+			continue;
+		}
+		aslr_verify__event(verify, evlist, event, base + at);
+		at += need;
+	}
+	err = 0;
+out:
+	free(buf);
+	return err;
+}
+
 int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
 {
 	const struct perf_file_header *header;
 	const struct perf_file_section *sec;
-	u64 data_end, pos, end, feat_end, dropped = 0;
+	u64 data_end, end, feat_end;
 	struct aslr_verify_spans spans = { .nr = 0, };
 	struct stat st;
 	void *map;
@@ -1052,26 +1107,8 @@ int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
 	aslr_verify__feature(verify, -1, map + sizeof(*header),
 			     header->data.offset - sizeof(*header), sizeof(*header));
 
-	for (pos = header->data.offset; pos < data_end; ) {
-		union perf_event *event = map + pos;
-
-		if (data_end - pos < sizeof(event->header) ||
-		    event->header.size < sizeof(event->header) ||
-		    event->header.size > data_end - pos) {
-			pr_err("--aslr: the output has a bad record at offset %#" PRIx64
-			       ", can't verify it\n", pos);
-			goto out;
-		}
-		aslr_verify__event(verify, evlist, event, pos);
-		pos += event->header.size;
-		/* What is checked needn't stay in memory. */
-		if (pos - dropped >= ASLR_VERIFY_DROP) {
-			u64 to = pos & ~(u64)(page_size - 1);
-
-			madvise(map + dropped, to - dropped, MADV_DONTNEED);
-			dropped = to;
-		}
-	}
+	if (aslr_verify__data(verify, evlist, fd, header->data.offset, data_end))
+		goto out;
 
 	/* The table of the feature sections, then each one. */
 	sec = map + data_end;

@@ -29,6 +29,7 @@
 #include <linux/ctype.h>
 #include <linux/hash.h>
 #include <linux/kernel.h>
+#include <linux/time64.h>
 #include <linux/zalloc.h>
 
 #include "addr_location.h"
@@ -48,6 +49,7 @@
 #include "maps.h"
 #include "sample.h"
 #include "string2.h"
+#include "symbol_conf.h"
 #include "thread.h"
 #include "unwind.h"
 #include "util.h"
@@ -170,8 +172,9 @@ struct aslr_space {
 	u64		last_orig_end;
 	u64		last_new_end;
 	/*
-	 * The process exited: its layout is kept for the samples that come
-	 * after its exit (off-CPU samples), until its pid is reused.
+	 * The main thread of the process exited: its layout is kept for the
+	 * samples that come after its exit (off-CPU samples), until its pid
+	 * is reused, or else until its last thread exits.
 	 */
 	bool		exited;
 	/* The remaps of this address space, also in aslr->remaps. */
@@ -240,6 +243,16 @@ struct aslr {
 	u64			attr_tails_zeroed;
 	/* Drop the header features that name the recording machine. */
 	bool			strip_host;
+	/*
+	 * Keep the threads and the layouts of exited processes to the end:
+	 * the input has samples written after the exit of their process.
+	 * Else they are dropped in time (struct aslr_exited, in exit order).
+	 */
+	bool			keep_exited;
+	struct list_head	exited;
+	/* The time of the recording when the first of them is dropped. */
+	u64			retire_at;
+	u64			nr_retired;
 	/*
 	 * The check of the output, fed the address space of the input, but
 	 * for the mappings and addresses already in the canonical layout.
@@ -348,6 +361,7 @@ static bool aslr_ptr__equal(long key1, long key2, void *ctx __maybe_unused)
 }
 
 static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int pid);
+static void aslr__reset_caches(struct aslr *aslr);
 
 /* The layout of an address space, NULL if it has none yet. */
 static struct aslr_space *aslr__find_space(struct aslr *aslr,
@@ -923,20 +937,122 @@ static int aslr__fork(const struct perf_tool *tool, union perf_event *event,
 	return aslr__deliver(aslr, event, sample, machine);
 }
 
+/*
+ * A thread that exited, to be dropped from the original and the remapped
+ * machine when the samples that may still come for it have come.
+ */
+struct aslr_exited {
+	struct list_head	node;
+	u64			time;
+	pid_t			pid;
+	/* References, to drop the thread of the exit, not a later one of its tid. */
+	struct thread		*orig;
+	struct thread		*out;
+	struct machine		*out_machine;
+};
+
+/*
+ * How long after its exit a thread is dropped, in the time of the
+ * recording: a task is sampled, with its user call graph, as it exits after
+ * its PERF_RECORD_EXIT; it doesn't take a second to.
+ */
+#define ASLR_EXIT_GRACE_NS	NSEC_PER_SEC
+
+static void aslr_exited__delete(struct aslr_exited *exited)
+{
+	list_del(&exited->node);
+	thread__put(exited->orig);
+	thread__put(exited->out);
+	free(exited);
+}
+
+static int aslr__thread_of_pid(struct thread *thread, void *data)
+{
+	return thread__pid(thread) == *(pid_t *)data;
+}
+
+/* Drop @thread from @machine, if it is still the thread of its tid there. */
+static void aslr__remove_thread(struct machine *machine, struct thread *thread)
+{
+	struct thread *now;
+
+	if (!thread)
+		return;
+	now = machine__find_thread(machine, thread__pid(thread), thread__tid(thread));
+	if (now && RC_CHK_EQUAL(now, thread))
+		machine__remove_thread(machine, thread);
+	thread__put(now);
+}
+
+/*
+ * Drop the threads that exited before @now, less the grace period, and the
+ * layout of a process with the last of its threads: without samples written
+ * after the exit of their process (off-CPU samples, see aslr__keep_exited()),
+ * memory follows the live processes, not all those of the recording.
+ */
+static void __aslr__retire(struct aslr *aslr, u64 now)
+{
+	struct machine *host = &aslr->machines.host;
+	struct aslr_exited *exited;
+
+	aslr->retire_at = ULLONG_MAX;
+	while (!list_empty(&aslr->exited)) {
+		struct aslr_space *space;
+		pid_t pid;
+
+		exited = list_first_entry(&aslr->exited, struct aslr_exited, node);
+		if (exited->time + ASLR_EXIT_GRACE_NS > now) {
+			aslr->retire_at = exited->time + ASLR_EXIT_GRACE_NS;
+			break;
+		}
+		aslr__reset_caches(aslr);
+		pid = exited->pid;
+		aslr__remove_thread(host, exited->orig);
+		aslr__remove_thread(exited->out_machine, exited->out);
+		aslr_exited__delete(exited);
+		aslr->nr_retired++;
+		space = aslr__find_space(aslr, host, pid);
+		if (space && space->exited &&
+		    !machine__for_each_thread(host, aslr__thread_of_pid, &pid))
+			aslr__forget_space(aslr, host, pid);
+	}
+}
+
+static inline void aslr__retire(struct aslr *aslr, u64 now)
+{
+	if (now >= aslr->retire_at && now != (u64)-1)
+		__aslr__retire(aslr, now);
+}
+
 static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
 		      struct perf_sample *sample, struct machine *machine)
 {
 	struct aslr *aslr = container_of(tool, struct aslr, tool);
 	struct machine *host = &aslr->machines.host;
+	pid_t pid = event->fork.pid, tid = event->fork.tid;
+	struct aslr_exited *exited;
 	int err = machine__process_exit_event(host, event, sample);
 
 	if (err)
 		return err;
-	if (event->fork.pid == event->fork.tid) {
-		struct aslr_space *space = aslr__find_space(aslr, host, event->fork.pid);
+	if (pid == tid) {
+		struct aslr_space *space = aslr__find_space(aslr, host, pid);
 
 		if (space)
 			space->exited = true;
+	}
+	if (!aslr->keep_exited && sample->time && sample->time != (u64)-1) {
+		exited = zalloc(sizeof(*exited));
+		if (!exited)
+			return -ENOMEM;
+		exited->time = sample->time;
+		exited->pid = pid;
+		exited->orig = machine__find_thread(host, pid, tid);
+		exited->out = machine__find_thread(machine, pid, tid);
+		exited->out_machine = machine;
+		if (list_empty(&aslr->exited))
+			aslr->retire_at = exited->time + ASLR_EXIT_GRACE_NS;
+		list_add_tail(&exited->node, &aslr->exited);
 	}
 
 	return aslr__deliver(aslr, event, sample, machine);
@@ -1942,6 +2058,7 @@ static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
 
 	if (err)
 		return err;
+	aslr__retire(aslr, sample->time);
 
 	/*
 	 * The record has the layout of the event it was parsed as (which
@@ -2050,6 +2167,7 @@ int aslr__process_event(struct aslr *aslr, union perf_event *event,
 {
 	const struct perf_tool *tool = &aslr->tool;
 
+	aslr__retire(aslr, sample->time);
 	/* The layout or the threads may change. */
 	aslr__reset_caches(aslr);
 
@@ -2622,6 +2740,12 @@ void aslr__print_stats(const struct aslr *aslr)
 		pr_debug("aslr: %" PRIu64
 			 " input mappings and addresses already canonical (an --aslr output): not looked for\n",
 			 aslr->canonical_inputs);
+	if (aslr->keep_exited)
+		pr_debug("aslr: threads that exited: kept to the end (samples after their exit: off-CPU samples)\n");
+	else if (aslr->nr_retired)
+		pr_debug("aslr: threads that exited: %" PRIu64
+			 " dropped a second after their exit, with their layouts\n",
+			 aslr->nr_retired);
 }
 
 int aslr__check_evlist(struct evlist *evlist)
@@ -2667,6 +2791,8 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 		return NULL;
 	}
 
+	INIT_LIST_HEAD(&aslr->exited);
+	aslr->retire_at = ULLONG_MAX;
 	aslr->delegate = delegate;
 	aslr->out = *delegate;
 
@@ -2696,6 +2822,11 @@ void aslr__set_strip_host(struct aslr *aslr, bool strip_host)
 	aslr->strip_host = strip_host;
 }
 
+void aslr__keep_exited(struct aslr *aslr)
+{
+	aslr->keep_exited = true;
+}
+
 void aslr__delete(struct aslr *aslr)
 {
 	struct hashmap_entry *cur;
@@ -2704,6 +2835,8 @@ void aslr__delete(struct aslr *aslr)
 	if (!aslr)
 		return;
 
+	while (!list_empty(&aslr->exited))
+		aslr_exited__delete(list_first_entry(&aslr->exited, struct aslr_exited, node));
 	if (aslr->remaps) {
 		hashmap__for_each_entry(aslr->remaps, cur, bkt)
 			aslr_remap__delete(cur->pvalue);

@@ -40,6 +40,11 @@ typedef int (*aslr_dso_hit_fn)(const struct perf_tool *delegate,
 void aslr__set_dso_hit(struct aslr *aslr, aslr_dso_hit_fn dso_hit);
 /* Also drop the hostname from pipe mode header events (--strip-host). */
 void aslr__set_strip_host(struct aslr *aslr, bool strip_host);
+/*
+ * The input has samples written after the exit of their process (off-CPU
+ * samples): keep the threads and layouts of exited processes to the end.
+ */
+void aslr__keep_exited(struct aslr *aslr);
 
 /*
  * Refuse attributes with sample fields that can't be remapped yet, set up the

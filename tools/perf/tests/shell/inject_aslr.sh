@@ -304,6 +304,80 @@ EOF
 }
 
 # Samples with user and interrupt registers: kept, registers stripped.
+# A thread is dropped a second after its exit, with the layout of its
+# process: a sample half a second after the exit of its process is
+# remapped (a task is sampled as it exits, after its PERF_RECORD_EXIT), one
+# two seconds after has its address zeroed.  Off-CPU samples, written at
+# the end of the recording, keep them all (the offcpu case).
+test_exited() {
+	local d="${tmpdir}/exited" ips
+
+	mkdir "${d}"
+	perf record -q --no-bpf-event -o - -e task-clock:u -- perf test -w noploop 1 \
+		2> /dev/null > "${d}/orig.pipe"
+	if ! python3 - "${d}/orig.pipe" "${d}/late.pipe" <<'PYEOF'
+import struct
+import sys
+
+src, dst = sys.argv[1:]
+data = bytearray(open(src, "rb").read())
+pos = 16
+sample_type = None
+last = None
+exits = {}
+while pos + 8 <= len(data):
+    ev_type, _, size = struct.unpack_from("<IHH", data, pos)
+    if size < 8:
+        break
+    if ev_type == 64 and sample_type is None:  # HEADER_ATTR
+        sample_type = struct.unpack_from("<Q", data, pos + 8 + 24)[0]
+    if ev_type == 9 and sample_type & 7 == 7:  # SAMPLE with IP, TID, TIME
+        off = pos + 8 + (8 if sample_type & (1 << 16) else 0) + 8
+        last = (pos, size, struct.unpack_from("<I", data, off)[0], off + 8 - pos)
+    if ev_type == 4:  # EXIT: pid, ppid, tid, ptid, time
+        pid, _, tid, _, time = struct.unpack_from("<IIIIQ", data, pos + 8)
+        if pid == tid:
+            exits[pid] = time
+    pos += size
+if not last or last[2] not in exits:
+    sys.exit("no sample of a process that exited")
+for late in (500000000, 2000000000):
+    sample = bytearray(data[last[0]:last[0] + last[1]])
+    struct.pack_into("<Q", sample, last[3], exits[last[2]] + late)
+    data += sample
+open(dst, "wb").write(data)
+PYEOF
+	then
+		fail "exited: can't make samples after the exit of their process"
+		return
+	fi
+	if ! perf inject --aslr -v -i - -o "${d}/out.data" < "${d}/late.pipe" 2> "${d}/v.log"; then
+		fail "exited: perf inject --aslr failed"
+		cat "${d}/v.log"
+		return
+	fi
+	# The last sample of the process, then the two after its exit.
+	ips=$(perf script -i "${d}/out.data" -F ip 2> /dev/null | tail -n 3 |
+	      tr -d ' ' | tr '\n' ' ')
+	case "${ips}" in
+	"0 "* | *" 0 "*" 0 ")
+		fail "exited: a sample half a second after the exit lost its address (${ips})"
+		;;
+	*" 0 ") ;;
+	*)
+		fail "exited: a sample two seconds after the exit kept its address (${ips})"
+		;;
+	esac
+	read -r a b _ <<< "${ips}"
+	if [ "${a}" != "${b}" ]; then
+		fail "exited: a sample half a second after the exit remapped elsewhere (${ips})"
+	fi
+	if ! grep -q "threads that exited: [0-9]* dropped a second after their exit" \
+			"${d}/v.log"; then
+		fail "exited: -v doesn't say exited threads were dropped"
+	fi
+}
+
 test_regs() {
 	local d="${tmpdir}/regs"
 
@@ -925,6 +999,7 @@ fi
 check_workload data "-d -e task-clock:u" "" \
 	sh -c "timeout 0.5 perf test -w datasym || true"
 test_regs
+test_exited
 if [ -n "${skip_kernel}" ]; then
 	echo "Skip tracepoints: ${skip_kernel}"
 else

@@ -2,12 +2,12 @@
 # perf inject -b: events written round by round
 # SPDX-License-Identifier: GPL-2.0
 #
-# perf inject orders the events (-b, --sched-stat) as perf report does: a
-# FINISHED_ROUND record says that the events before it can be delivered.
-# perf inject wrote the rounds as they came but kept every event queued to
-# the end: the output had all its rounds before its first sample, and the
-# queue grew with the number of events.  The events of a round must come
-# before the round that closes them.
+# perf inject orders the events (-b, --sched-stat, --jit) as perf report
+# does: a FINISHED_ROUND record says that the events before it can be
+# delivered.  perf inject wrote the rounds as they came but kept every event
+# queued to the end: the output had all its rounds before its first sample,
+# and the queue grew with the number of events.  The events of a round must
+# come before the round that closes them.
 
 set -e
 
@@ -73,6 +73,17 @@ perf script -i "${tmpdir}/out.data" -F tid,time,ip > "${tmpdir}/out.script" 2> /
 if [ ! -s "${tmpdir}/in.script" ] || ! cmp -s "${tmpdir}/in.script" "${tmpdir}/out.script"; then
 	echo "FAIL: perf script shows other samples in the output of perf inject -b"
 	err=1
+fi
+
+# --jit writes no rounds (the mmaps of jitted code it injects are older than
+# the events before them) but delivers the events of each round all the same.
+if perf version --build-options | grep -q 'libelf: .*on'; then
+	perf inject --jit -i "${tmpdir}/in.data" -o "${tmpdir}/jit.data"
+	perf script -i "${tmpdir}/jit.data" -F tid,time,ip > "${tmpdir}/jit.script" 2> /dev/null
+	if ! cmp -s "${tmpdir}/in.script" "${tmpdir}/jit.script"; then
+		echo "FAIL: perf script shows other samples in the output of perf inject --jit"
+		err=1
+	fi
 fi
 
 cleanup

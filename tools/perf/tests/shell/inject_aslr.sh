@@ -73,8 +73,8 @@ fold() {
 report() {
 	# $1: input file, $2: extra report options
 	# shellcheck disable=SC2086
-	perf report -i "$1" --stdio --no-children --sort comm,dso,sym -q $2 2>/dev/null | normalise |
-		case "$2" in *folded*) fold ;; *) cat ;; esac
+	perf report -i "$1" --stdio --no-children --sort comm,dso,sym -q $2 2>/dev/null |
+		normalise | case "$2" in *folded*) fold ;; *) cat ;; esac
 }
 
 # Compare the report of the --aslr output to the one of perf inject -b.
@@ -333,7 +333,10 @@ while pos + 8 <= len(data):
         sample_type = struct.unpack_from("<Q", data, pos + 8 + 24)[0]
     if ev_type == 9 and sample_type & 7 == 7:  # SAMPLE with IP, TID, TIME
         off = pos + 8 + (8 if sample_type & (1 << 16) else 0) + 8
-        last = (pos, size, struct.unpack_from("<I", data, off)[0], off + 8 - pos)
+        time = struct.unpack_from("<Q", data, off + 8)[0]
+        # the last in time: the buffers of the CPUs are one after the other
+        if not last or time > last[4]:
+            last = (pos, size, struct.unpack_from("<I", data, off)[0], off + 8 - pos, time)
     if ev_type == 4:  # EXIT: pid, ppid, tid, ptid, time
         pid, _, tid, _, time = struct.unpack_from("<IIIIQ", data, pos + 8)
         if pid == tid:
@@ -411,7 +414,8 @@ test_breakpoint() {
 	fi
 	# Some hypervisors take the event but never fire the debug registers.
 	if [ -z "$(perf script -i "${d}/probe.data" 2> /dev/null | head -n 1)" ]; then
-		echo "Skip breakpoint: mem:0x${addr}:rw gave no samples (no hardware breakpoints on this machine)"
+		echo "Skip breakpoint: mem:0x${addr}:rw gave no samples" \
+		     "(no hardware breakpoints on this machine)"
 		return
 	fi
 	rm -r "${d}"

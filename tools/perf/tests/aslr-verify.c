@@ -2,12 +2,17 @@
 /*
  * The check perf inject --aslr makes of its output must find an address of
  * the input wherever it is planted: at each 4-byte offset, in either byte
- * order, in any record, in a header feature, written as text; and must let
- * pass the fields that hold numbers, so that it doesn't refuse good files.
+ * order, in any record, in a header feature, written as text, in an object
+ * written for the output; and must let pass the fields that hold numbers,
+ * so that it doesn't refuse good files.
  */
 #include <byteswap.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
 #include "tests.h"
@@ -263,10 +268,69 @@ out:
 	return ret;
 }
 
+/* Write @size bytes to a new file, its path in @path (PATH_MAX). */
+static int write_object(char *path, const void *buf, size_t size)
+{
+	int fd;
+
+	snprintf(path, PATH_MAX, "/tmp/perf-aslr-verify-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	if (write(fd, buf, size) != (ssize_t)size) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int object_check(struct aslr_verify *verify, const void *buf, size_t size)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (write_object(path, buf, size))
+		return -1;
+	ret = aslr_verify__object(verify, path);
+	unlink(path);
+	return ret;
+}
+
+static int test__aslr_verify_objects(struct test_suite *test __maybe_unused,
+				     int subtest __maybe_unused)
+{
+	struct aslr_verify *verify = aslr_verify__new();
+	char buf[256];
+	u64 val = PLANTED;
+	size_t pos;
+
+	TEST_ASSERT_VAL("new", verify);
+	TEST_ASSERT_VAL("range", !aslr_verify__add_range(verify, MAP_START, MAP_LEN));
+
+	memset(buf, 0, sizeof(buf));
+	TEST_ASSERT_VAL("nothing planted", object_check(verify, buf, sizeof(buf)) == 0);
+	for (pos = 0; pos + sizeof(val) <= sizeof(buf); pos += sizeof(u32)) {
+		memset(buf, 0, sizeof(buf));
+		memcpy(buf + pos, &val, sizeof(val));
+		TEST_ASSERT_VAL("planted word not found",
+				object_check(verify, buf, sizeof(buf)) == -EADDRINUSE);
+	}
+	memset(buf, 0, sizeof(buf));
+	snprintf(buf + 3, sizeof(buf) - 3, "fn_%llx", (unsigned long long)PLANTED);
+	TEST_ASSERT_VAL("planted text not found",
+			object_check(verify, buf, sizeof(buf)) == -EADDRINUSE);
+	TEST_ASSERT_VAL("missing object", aslr_verify__object(verify, "/nonexistent/x") < 0);
+	aslr_verify__delete(verify);
+	return TEST_OK;
+}
+
 static struct test_case tests__aslr_verify[] = {
 	TEST_CASE("Every word at every 4-byte offset", aslr_verify_words),
 	TEST_CASE("Numbers written as text", aslr_verify_text),
 	TEST_CASE("Fields of records and features", aslr_verify_records),
+	TEST_CASE("Objects written for the output", aslr_verify_objects),
 	{ .name = NULL, }
 };
 

@@ -8,11 +8,14 @@
 #include <byteswap.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/err.h>
@@ -145,6 +148,8 @@ struct aslr_verify {
 	u64			nr_addrs;
 	u64			nr_far;
 	u64			records;
+	/* Objects written for the output, checked as it is (aslr-dso.h) */
+	u64			objects;
 	u64			bytes;
 	u64			in_space;
 	u64			numbers;
@@ -1147,6 +1152,44 @@ out:
 	return err;
 }
 
+int aslr_verify__object(struct aslr_verify *verify, const char *path)
+{
+	u64 hits = verify->hits;
+	struct stat st;
+	char *what;
+	void *map;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		err = -errno;
+		pr_err("--aslr: can't read %s to verify it: %m\n", path);
+		goto out;
+	}
+	verify->objects++;
+	if (!st.st_size)
+		goto out;
+	map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		err = -errno;
+		pr_err("--aslr: can't map %s to verify it: %m\n", path);
+		goto out;
+	}
+	if (asprintf(&what, "%s, an object written for it", path) < 0) {
+		err = -ENOMEM;
+	} else {
+		aslr_verify__scan(verify, map, st.st_size, 0, what, NULL);
+		free(what);
+	}
+	munmap(map, st.st_size);
+	if (!err && verify->hits > hits)
+		err = -EADDRINUSE;
+out:
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 u64 aslr_verify__hits(const struct aslr_verify *verify)
 {
 	return verify->hits;
@@ -1167,4 +1210,7 @@ void aslr_verify__print_stats(const struct aslr_verify *verify)
 		 " elsewhere; hexadecimal numbers in text: %" PRIu64 "\n",
 		 verify->numbers, verify->straddles,
 		 verify->in_space - verify->numbers - verify->straddles, verify->text_numbers);
+	if (verify->objects)
+		pr_debug("aslr: verified the %" PRIu64 " objects written for the output as well\n",
+			 verify->objects);
 }

@@ -52,6 +52,12 @@ int aslr_verify__stream_end(struct aslr_verify *verify, struct evlist *evlist);
 /* Check the perf.data file open at @fd, as written, records by @evlist. */
 int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd);
 
+/*
+ * Check the file at @path, an object written for the output (aslr-dso.h):
+ * 0, or -EADDRINUSE if it holds an address of the input, which is reported.
+ */
+int aslr_verify__object(struct aslr_verify *verify, const char *path);
+
 /* How many addresses of the input were found, in all that was checked. */
 u64 aslr_verify__hits(const struct aslr_verify *verify);
 /* With -v, say what was checked. */

@@ -34,7 +34,9 @@
 
 #include "addr_location.h"
 #include "aslr.h"
+#include "aslr-dso.h"
 #include "aslr-verify.h"
+#include "build-id.h"
 #include "branch.h"
 #include "callchain.h"
 #include "debug.h"
@@ -49,6 +51,7 @@
 #include "maps.h"
 #include "sample.h"
 #include "string2.h"
+#include "symbol.h"
 #include "symbol_conf.h"
 #include "thread.h"
 #include "unwind.h"
@@ -244,6 +247,17 @@ struct aslr {
 	/* Drop the header features that name the recording machine. */
 	bool			strip_host;
 	/*
+	 * The objects written for the output (aslr-dso.h), in dso_dir: their
+	 * paths, for the check of the output; the copies of jitted objects,
+	 * by the path of the original (char * -> char *).
+	 */
+	char			*dso_dir;
+	char			**dsos;
+	size_t			nr_dsos;
+	struct hashmap		*jitted;
+	u64			perf_map_dsos;
+	u64			perf_map_syms;
+	/*
 	 * Keep the threads and the layouts of exited processes to the end:
 	 * the input has samples written after the exit of their process.
 	 * Else they are dropped in time (struct aslr_exited, in exit order).
@@ -358,6 +372,16 @@ static bool aslr_u64__equal(long key1, long key2, void *ctx __maybe_unused)
 static bool aslr_ptr__equal(long key1, long key2, void *ctx __maybe_unused)
 {
 	return key1 == key2;
+}
+
+static size_t aslr_str__hash(long key, void *ctx __maybe_unused)
+{
+	return str_hash((const char *)key);
+}
+
+static bool aslr_str__equal(long key1, long key2, void *ctx __maybe_unused)
+{
+	return !strcmp((const char *)key1, (const char *)key2);
 }
 
 static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int pid);
@@ -693,10 +717,252 @@ static bool aslr__is_kernel_text(const char *filename)
 	return filename[0] == '[' && end && end[1];
 }
 
+static u64 aslr__rename(struct aslr *aslr, char *s, size_t len);
+
+/* Where the objects written for the output go, made the first time. */
+static const char *aslr__dso_dir(struct aslr *aslr)
+{
+	if (!aslr->dso_dir) {
+		if (asprintf(&aslr->dso_dir, "%s/aslr", buildid_dir) < 0) {
+			aslr->dso_dir = NULL;
+			return NULL;
+		}
+		if (mkdir_p(aslr->dso_dir, 0755) && errno != EEXIST) {
+			pr_err("--aslr: can't make %s for the objects of the output: %m\n",
+			       aslr->dso_dir);
+			zfree(&aslr->dso_dir);
+		}
+	}
+	return aslr->dso_dir;
+}
+
+/* Keep @path, an object written for the output, for its check. */
+static int aslr__add_dso(struct aslr *aslr, char *path)
+{
+	char **dsos = path ? realloc(aslr->dsos, (aslr->nr_dsos + 1) * sizeof(*dsos)) : NULL;
+
+	if (!dsos) {
+		free(path);
+		return -ENOMEM;
+	}
+	aslr->dsos = dsos;
+	aslr->dsos[aslr->nr_dsos++] = path;
+	return 0;
+}
+
+static int aslr__u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The symbols of the perf-PID.map of @map (of anonymous code) in its
+ * [@start, @start + @len), as perf resolves them: the map may list
+ * functions over one another (a JIT that reuses an address), perf then
+ * finds one of them, the same one for every address between two starts or
+ * ends of them.  Written as an object in the remapped layout, its path in
+ * *@path; none if the map has none there.
+ */
+static int aslr__perf_map_dso(struct aslr *aslr, struct map *map, pid_t pid,
+			      u64 start, u64 len, char **path)
+{
+	struct aslr_dso_sym *syms = NULL;
+	struct dso *dso = map__dso(map);
+	u64 *edges = NULL, end = start + len;
+	size_t nr_edges = 0, nr_syms = 0, i;
+	const char *dir;
+	char *stem;
+	struct symbol *sym;
+	int err = -ENOMEM;
+
+	if (map__load(map) < 0)
+		return 0;
+	for (sym = dso__first_symbol(dso); sym; sym = dso__next_symbol(sym)) {
+		if (sym->start < end && max(sym->end, sym->start + 1) > start)
+			nr_edges += 3;
+	}
+	if (!nr_edges)
+		return 0;
+	edges = calloc(nr_edges + 2, sizeof(*edges));
+	syms = calloc(nr_edges + 2, sizeof(*syms));
+	if (!edges || !syms)
+		goto out;
+	nr_edges = 0;
+	edges[nr_edges++] = start;
+	for (sym = dso__first_symbol(dso); sym; sym = dso__next_symbol(sym)) {
+		if (sym->start >= end || max(sym->end, sym->start + 1) <= start)
+			continue;
+		edges[nr_edges++] = max(sym->start, start);
+		edges[nr_edges++] = min(max(sym->end, start), end);
+		/* Empty: found at its start only */
+		if (sym->start == sym->end && sym->start + 1 < end)
+			edges[nr_edges++] = sym->start + 1;
+	}
+	qsort(edges, nr_edges, sizeof(*edges), aslr__u64_cmp);
+	for (i = 0; i < nr_edges; i++) {
+		u64 next = i + 1 < nr_edges ? edges[i + 1] : end;
+
+		if (next <= edges[i] || edges[i] >= end)
+			continue;
+		sym = dso__find_symbol_nocache(dso, edges[i]);
+		if (!sym)
+			continue;
+		if (nr_syms && syms[nr_syms - 1].end == edges[i] - start &&
+		    !strcmp(syms[nr_syms - 1].name, sym->name)) {
+			syms[nr_syms - 1].end = next - start;
+			continue;
+		}
+		syms[nr_syms].start = edges[i] - start;
+		syms[nr_syms].end = next - start;
+		syms[nr_syms].name = strdup(sym->name);
+		if (!syms[nr_syms].name)
+			goto out;
+		/* A name may hold an address as well */
+		aslr__rename(aslr, (char *)syms[nr_syms].name, strlen(syms[nr_syms].name));
+		nr_syms++;
+	}
+	err = 0;
+	if (!nr_syms)
+		goto out;
+	dir = aslr__dso_dir(aslr);
+	if (!dir) {
+		err = -EIO;
+		goto out;
+	}
+	if (asprintf(&stem, "perf-map-%d", pid) < 0) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = aslr_dso__write_symbols(dir, stem, syms, nr_syms, len, path);
+	free(stem);
+	if (!err) {
+		aslr->perf_map_dsos++;
+		aslr->perf_map_syms += nr_syms;
+		err = aslr__add_dso(aslr, strdup(*path));
+	}
+	if (err)
+		zfree(path);
+out:
+	for (i = 0; i < nr_syms; i++)
+		free((char *)syms[i].name);
+	free(syms);
+	free(edges);
+	return err;
+}
+
+static void aslr__rename_dso_string(void *ctx, char *s, size_t len)
+{
+	aslr__rename(ctx, s, len);
+}
+
+/*
+ * A copy of the jitted object @dso without what holds the JIT's addresses,
+ * made once; its path in *@path.
+ */
+static int aslr__jitted_dso(struct aslr *aslr, struct dso *dso, char **path)
+{
+	const char *src = dso__long_name(dso), *dir;
+	char *copy, *key;
+	int err;
+
+	if (hashmap__find(aslr->jitted, src, &copy)) {
+		*path = strdup(copy);
+		return *path ? 0 : -ENOMEM;
+	}
+	dir = aslr__dso_dir(aslr);
+	if (!dir)
+		return -EIO;
+	err = aslr_dso__copy_jitted(src, dir, aslr__rename_dso_string, aslr, &copy);
+	if (err)
+		return err;
+	key = strdup(src);
+	if (!key || hashmap__add(aslr->jitted, key, copy)) {
+		free(key);
+		free(copy);
+		return -ENOMEM;
+	}
+	*path = strdup(copy);
+	return *path ? aslr__add_dso(aslr, strdup(copy)) : -ENOMEM;
+}
+
+/*
+ * Name @name in the MMAP or MMAP2 @event instead of its file (its sample id
+ * fields after it), with @pgoff. The event must have room.
+ */
+static int aslr__mmap_rename(union perf_event *event, const char *name, u64 pgoff)
+{
+	char *filename = event->header.type == PERF_RECORD_MMAP ? event->mmap.filename :
+								  event->mmap2.filename;
+	size_t head = filename - (char *)event, size = event->header.size;
+	size_t old = PERF_ALIGN(strnlen(filename, size - head) + 1, sizeof(u64));
+	size_t new = PERF_ALIGN(strlen(name) + 1, sizeof(u64));
+	size_t id = size - head - min(old, size - head);
+
+	if (head + new + id > UINT16_MAX)
+		return -ENAMETOOLONG;
+	memmove(filename + new, filename + old, id);
+	memset(filename, 0, new);
+	memcpy(filename, name, strlen(name));
+	event->header.size = head + new + id;
+	if (event->header.type == PERF_RECORD_MMAP) {
+		event->mmap.pgoff = pgoff;
+	} else {
+		event->mmap2.pgoff = pgoff;
+		event->mmap2.flags &= ~MAP_HUGETLB;
+		if (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			event->header.misc &= ~PERF_RECORD_MISC_MMAP_BUILD_ID;
+			memset(event->mmap2.build_id, 0, sizeof(event->mmap2.build_id));
+			event->mmap2.build_id_size = 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The mapping of @pid at @start, in the original layout, of JIT code: code
+ * listed in a perf-PID.map (anonymous memory), or an object of perf inject
+ * --jit.  The receiver has neither, or not without the JIT's addresses:
+ * name in @copy the object written for it.
+ */
+static int aslr__mmap_dso(struct aslr *aslr, struct machine *machine, union perf_event *copy,
+			  u32 pid, u32 tid, u64 start, u64 len)
+{
+	struct thread *thread = machine__find_thread(machine, pid, tid);
+	char *path = NULL;
+	struct map *map;
+	struct dso *dso;
+	u64 pgoff;
+	int err = 0;
+
+	if (!thread)
+		return 0;
+	map = maps__find(thread__maps(thread), start);
+	dso = map ? map__dso(map) : NULL;
+	if (!dso || map__start(map) != start)
+		goto out;
+	pgoff = copy->header.type == PERF_RECORD_MMAP ? copy->mmap.pgoff : copy->mmap2.pgoff;
+	if (is_perf_pid_map_name(dso__long_name(dso))) {
+		/* Its symbols are at their offsets from the start */
+		err = aslr__perf_map_dso(aslr, map, pid, start, len, &path);
+		pgoff = 0;
+	} else if (dso__is_jitted(dso)) {
+		err = aslr__jitted_dso(aslr, dso, &path);
+	}
+	if (!err && path)
+		err = aslr__mmap_rename(copy, path, pgoff);
+out:
+	free(path);
+	map__put(map);
+	thread__put(thread);
+	return err;
+}
+
 static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 			     struct perf_sample *sample, struct machine *out_machine,
 			     u32 pid, u32 tid,
-			     u64 start, u64 len, __u64 *pgoff, u32 flags,
+			     u64 start, u64 len, __u64 *pgoff, u32 flags, bool exec,
 			     const char *filename)
 {
 	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
@@ -802,6 +1068,11 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		/* Module maps have none, what else a kernel map has is not known. */
 		*copy_pgoff = 0;
 	}
+	if (!kernel && exec) {
+		err = aslr__mmap_dso(aslr, machine, copy, pid, tid, start, len);
+		if (err)
+			return err;
+	}
 
 	return aslr__deliver(aslr, copy, sample, out_machine);
 }
@@ -813,7 +1084,9 @@ static int aslr__mmap(const struct perf_tool *tool, union perf_event *event,
 
 	return aslr__mmap_common(aslr, event, sample, machine, event->mmap.pid, event->mmap.tid,
 				 event->mmap.start, event->mmap.len, &event->mmap.pgoff,
-				 /*flags=*/0, event->mmap.filename);
+				 /*flags=*/0,
+				 !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA),
+				 event->mmap.filename);
 }
 
 static int aslr__mmap2(const struct perf_tool *tool, union perf_event *event,
@@ -823,7 +1096,8 @@ static int aslr__mmap2(const struct perf_tool *tool, union perf_event *event,
 
 	return aslr__mmap_common(aslr, event, sample, machine, event->mmap2.pid, event->mmap2.tid,
 				 event->mmap2.start, event->mmap2.len, &event->mmap2.pgoff,
-				 event->mmap2.flags, event->mmap2.filename);
+				 event->mmap2.flags, event->mmap2.prot & PROT_EXEC,
+				 event->mmap2.filename);
 }
 
 static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
@@ -1102,7 +1376,11 @@ static void aslr__dso_hit(struct aslr *aslr, struct dso *dso, u8 cpumode, u64 ad
 {
 	int err;
 
-	if (dso__hit(dso))
+	/*
+	 * The mappings of a perf-PID.map are one DSO in the input, each an
+	 * object of its own in the output (aslr__perf_map_dso()).
+	 */
+	if (dso__hit(dso) && !is_perf_pid_map_name(dso__long_name(dso)))
 		return;
 	dso__set_hit(dso);
 	err = aslr->dso_hit(aslr->delegate, aslr->hit_sample, cpumode, addr, aslr->hit_ip);
@@ -2740,6 +3018,13 @@ void aslr__print_stats(const struct aslr *aslr)
 		pr_debug("aslr: %" PRIu64
 			 " input mappings and addresses already canonical (an --aslr output): not looked for\n",
 			 aslr->canonical_inputs);
+	if (aslr->perf_map_dsos)
+		pr_debug("aslr: perf-PID.map: %" PRIu64 " objects of %" PRIu64
+			 " symbols written in %s, for the mappings of anonymous code\n",
+			 aslr->perf_map_dsos, aslr->perf_map_syms, aslr->dso_dir);
+	if (aslr->jitted && hashmap__size(aslr->jitted))
+		pr_debug("aslr: jitted objects: %zu copied to %s without their code and unwinding information\n",
+			 hashmap__size(aslr->jitted), aslr->dso_dir);
 	if (aslr->keep_exited)
 		pr_debug("aslr: threads that exited: kept to the end (samples after their exit: off-CPU samples)\n");
 	else if (aslr->nr_retired)
@@ -2776,9 +3061,12 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->spaces = hashmap__new(aslr_space__hash, aslr_space__equal, NULL);
 	aslr->tp_fields = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
 	aslr->aliases = hashmap__new(aslr_u64__hash, aslr_u64__equal, NULL);
+	aslr->jitted = hashmap__new(aslr_str__hash, aslr_str__equal, NULL);
 	aslr->verify = aslr_verify__new();
 	if (!aslr->buf || !aslr->verify || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
-	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases)) {
+	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases) || IS_ERR(aslr->jitted)) {
+		if (IS_ERR(aslr->jitted))
+			aslr->jitted = NULL;
 		if (IS_ERR(aslr->remaps))
 			aslr->remaps = NULL;
 		if (IS_ERR(aslr->spaces))
@@ -2810,6 +3098,38 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 struct aslr_verify *aslr__verify(struct aslr *aslr)
 {
 	return aslr->verify;
+}
+
+/* Add the object at @path to the build-id cache, for perf archive. */
+static void aslr__cache_dso(const char *path)
+{
+	char sbuild_id[SBUILD_ID_SIZE];
+	struct build_id bid;
+
+	if (filename__read_build_id(path, &bid) < 0 || build_id__sprintf(&bid, sbuild_id) < 0 ||
+	    build_id_cache__add_s(sbuild_id, path, /*nsi=*/NULL, false, false) < 0)
+		pr_warning("--aslr: can't add %s to the build-id cache: perf archive won't take it\n",
+			   path);
+}
+
+int aslr__finish_dsos(struct aslr *aslr, bool verify, bool keep)
+{
+	int err = 0;
+	size_t i;
+
+	for (i = 0; keep && verify && i < aslr->nr_dsos; i++) {
+		int ret = aslr_verify__object(aslr->verify, aslr->dsos[i]);
+
+		if (ret && (!err || ret != -EADDRINUSE))
+			err = ret;
+	}
+	for (i = 0; i < aslr->nr_dsos; i++) {
+		if (keep && !err)
+			aslr__cache_dso(aslr->dsos[i]);
+		else
+			unlink(aslr->dsos[i]);
+	}
+	return err;
 }
 
 void aslr__set_dso_hit(struct aslr *aslr, aslr_dso_hit_fn dso_hit)
@@ -2857,6 +3177,17 @@ void aslr__delete(struct aslr *aslr)
 			free(cur->pvalue);
 		hashmap__free(aslr->aliases);
 	}
+	if (aslr->jitted) {
+		hashmap__for_each_entry(aslr->jitted, cur, bkt) {
+			free((char *)cur->pkey);
+			free(cur->pvalue);
+		}
+		hashmap__free(aslr->jitted);
+	}
+	while (aslr->nr_dsos)
+		free(aslr->dsos[--aslr->nr_dsos]);
+	free(aslr->dsos);
+	free(aslr->dso_dir);
 	aslr__reset_caches(aslr);
 	machines__exit(&aslr->machines);
 	aslr_verify__delete(aslr->verify);

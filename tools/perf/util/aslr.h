@@ -79,6 +79,13 @@ int aslr__scrub_tracing_data(struct aslr *aslr, void *buf, size_t size, size_t *
  * of the input as the events are processed.
  */
 struct aslr_verify *aslr__verify(struct aslr *aslr);
+/*
+ * The objects written for the output (aslr-dso.h), once it is written
+ * (@keep) or not: checked like the output if @verify, then added to the
+ * build-id cache; removed if the output is not written or one of them holds
+ * an address of the input (-EADDRINUSE).
+ */
+int aslr__finish_dsos(struct aslr *aslr, bool verify, bool keep);
 /* Is @field of @tp kept as it is, a number by its meaning? */
 bool aslr__tp_field_is_number(const struct tep_event *tp,
 			      const struct tep_format_field *field);

@@ -983,12 +983,12 @@ else
 		sh -c 'perf test -w sqrtloop 1; sleep 0.1'
 fi
 # DWARF call graphs: unwound during inject into remapped callchains, the
-# user stack dumps and registers cut out. perf report shows inlined
-# functions only in the call graphs it unwinds itself: compare without.
+# user stack dumps and registers cut out, their inlined functions shown as
+# perf shows them when it unwinds them itself.
 if ! perf version --build-options | grep -q 'dwarf-unwind: \[ on'; then
 	echo "Skip DWARF call graphs: perf is built without DWARF unwinding"
 else
-	check_workload dwarf "-e task-clock:u -F 500 --call-graph dwarf,4096" "-G --no-inline" \
+	check_workload dwarf "-e task-clock:u -F 500 --call-graph dwarf,4096" "-G" \
 		perf test -w leafloop 1
 	if perf evlist -v -i "${tmpdir}/dwarf/out.data" 2> /dev/null |
 			grep -q 'sample_type:.*\(STACK_USER\|REGS_USER\)'; then
@@ -1027,8 +1027,72 @@ else
 		fail "zstd: the output header says it is compressed"
 	fi
 fi
+# A program built with -O2, its functions inlined into one another, recorded
+# with DWARF call graphs: each sample has in the --aslr output the
+# functions it has in the recording, inlined ones included (perf script -F
+# ip,sym, the addresses left out).
+test_dwarf_inline() {
+	local d="${tmpdir}/dwarf-inline" f
+
+	if ! perf version --build-options | grep -q 'dwarf-unwind: \[ on'; then
+		echo "Skip DWARF call graphs of inlined functions: perf is built without DWARF unwinding"
+		return
+	fi
+	mkdir "${d}"
+	cat > "${d}/inl.c" <<'EOF'
+static volatile unsigned long sink;
+
+static inline void leaf(int n)
+{
+	for (int i = 0; i < n; i++)
+		sink += i;
+}
+
+static inline void middle(int n)
+{
+	leaf(n);
+	sink ^= n;
+}
+
+static __attribute__((noinline)) void outer(int n)
+{
+	middle(n);
+	sink++;
+}
+
+int main(void)
+{
+	for (int i = 0; i < 200000; i++)
+		outer(5000);
+	return 0;
+}
+EOF
+	if ! cc -O2 -g -fomit-frame-pointer -o "${d}/inl" "${d}/inl.c"; then
+		fail "dwarf-inline: cannot build the workload"
+		return
+	fi
+	if ! perf record -q --no-bpf-event -e task-clock:u -F 500 --call-graph dwarf,4096 \
+			-o "${d}/orig.data" -- "${d}/inl" > /dev/null 2>&1 ||
+	   ! perf inject --aslr -i "${d}/orig.data" -o "${d}/out.data"; then
+		fail "dwarf-inline: perf record or perf inject --aslr failed"
+		return
+	fi
+	for f in orig out; do
+		perf script -i "${d}/${f}.data" -F ip,sym 2> /dev/null |
+			awk 'NF > 1 { $1 = ""; print }' | sort | uniq -c > "${d}/${f}.syms"
+	done
+	if ! grep -q 'leaf (inlined)' "${d}/orig.syms"; then
+		fail "dwarf-inline: the recording shows no inlined function"
+	elif ! cmp -s "${d}/orig.syms" "${d}/out.syms"; then
+		fail "dwarf-inline: the functions of the samples differ after --aslr"
+		diff -u "${d}/orig.syms" "${d}/out.syms" | head -20
+	fi
+	check_leak dwarf-inline "${d}/orig.data" "${d}/out.data"
+}
+
 if command -v cc > /dev/null && build_workloads; then
 	load="${tmpdir}/bin/load"
+	test_dwarf_inline
 	test_breakpoint "${load}"
 	check_workload dlopen "-e task-clock:u" "" "${load}" dlopen "${tmpdir}/bin/libspin.so"
 	check_workload bigmap "-d -e task-clock:u" "" "${load}" bigmap

@@ -25,9 +25,17 @@
 #   pipe          perf record -o - | perf inject --jit
 # After early, attach-below and fork, --jit --aslr: perf inject --jit
 # --aslr (one pass) and perf inject --aslr on the --jit output must give
-# every sample the name it has after --jit alone, the same perf report,
-# and the one-pass output must hold no address of the recording (the
-# leak checker).  As for a receiver, /tmp/perf-PID.map is hidden then.
+# every sample the name the sender sees after --jit alone, the
+# perf-map-only functions included, the same perf report, and perf inject
+# --aslr alone the names the sender sees of the recording; their outputs
+# must hold no address of the recording (the leak checker).  As for a
+# receiver, /tmp/perf-PID.map is hidden then.
+#   reuse         the perf maps list other functions over the perf-map-only
+#                 ones later (a JIT that reused their addresses): the
+#                 receiver sees the names the sender's perf gives, after
+#                 --jit --aslr and --aslr
+#   archive       the receiver of --jit --aslr and of its perf archive, with
+#                 a HOME of its own, sees what the sender sees
 #
 # JIT_VARIANTS (space separated) selects variants; JIT_KEEP=1 keeps files.
 
@@ -454,51 +462,132 @@ perf_maps() {
 	done
 }
 
+# $1: variant dir, $2, $3: perf script -F pid,ip,sym of two perf.data files
+# as "pid sym" lines, the sender's and the receiver's, $4: what.  Each
+# sample must have the name the sender sees (jd_fnN, pm_fnN), but for a few
+# at the edges of the code of a function.
+same_names() {
+	local jd jd_total pm pm_total wrong
+
+	read -r jd jd_total pm pm_total wrong <<< "$(paste -d ' ' "$2" "$3" |
+		awk '$2 ~ /^jd_fn/ { jd_total++; if ($2 == $4) jd++ }
+		     $2 ~ /^(pm|re)_fn/ { pm_total++; if ($2 == $4) pm++ }
+		     $4 ~ /^(jd|pm|re)_fn/ && $2 != $4 { wrong++ }
+		     END { print jd + 0, jd_total + 0, pm + 0, pm_total + 0, wrong + 0 }')"
+	echo "$4: jitdump ${jd}/${jd_total}, perf map ${pm}/${pm_total}, wrong ${wrong}"
+	if [ $((jd_total + pm_total)) -lt 100 ] || [ "$pm_total" -lt 20 ] ||
+	   [ $((jd * 100)) -lt $((jd_total * 95)) ] ||
+	   [ $((pm * 100)) -lt $((pm_total * 95)) ] || [ "$wrong" -ne 0 ]; then
+		echo "FAIL: $4: samples named differently than by the sender"
+		err=1
+	fi
+}
+
+# $1: perf.data, $2: output: its samples as "pid sym" lines.
+names() {
+	perf script -i "$1" -F pid,ip,sym 2> /dev/null | awk '{ print $1, $3 }' > "$2"
+}
+
 # $1: variant name, its jit.data made.  perf inject --jit --aslr in one
-# pass and in two, compared with --jit alone.
+# pass and in two, and perf inject --aslr alone, seen by a receiver who has
+# no perf-PID.map, compared with what the sender sees of perf inject --jit
+# and of the recording.
 aslr_check() {
-	local dir="${tmpdir}/$1" f same total wrong
+	local dir="${tmpdir}/$1" f
 
 	if ! perf inject --jit --aslr -i "${dir}/perf.data" -o "${dir}/aslr1.data" \
 		> "${dir}/aslr1.log" 2>&1 ||
 	   ! perf inject --aslr -i "${dir}/jit.data" -o "${dir}/aslr2.data" \
-		> "${dir}/aslr2.log" 2>&1; then
+		> "${dir}/aslr2.log" 2>&1 ||
+	   ! perf inject --aslr -i "${dir}/perf.data" -o "${dir}/aslr3.data" \
+		> "${dir}/aslr3.log" 2>&1; then
 		echo "FAIL: $1 --aslr: perf inject failed: $(tail -qn1 "${dir}"/aslr?.log)"
 		err=1
 		return
 	fi
+	names "${dir}/jit.data" "${dir}/jit.syms"
+	names "${dir}/perf.data" "${dir}/perf.syms"
 	perf_maps -h "$dir"
-	for f in jit aslr1 aslr2; do
-		perf script -i "${dir}/${f}.data" -F pid,ip,sym 2> /dev/null |
-			awk '{ print $1, $3 }' > "${dir}/${f}.syms"
+	for f in aslr1 aslr2 aslr3; do
+		names "${dir}/${f}.data" "${dir}/${f}.syms"
 		# Code without a symbol is shown by its (canonical) address
 		perf report -i "${dir}/${f}.data" --stdio -q --sort dso,sym 2> /dev/null |
 			sed 's/0x[0-9a-f]*/ADDR/' | sort > "${dir}/${f}.report"
 	done
 	perf_maps -s "$dir"
-	# Samples named jd_fnN after --jit, of them named the same with
-	# --jit --aslr, and samples given the name of another function.
-	read -r same total wrong <<< "$(paste -d ' ' "${dir}/jit.syms" "${dir}/aslr1.syms" |
-		awk '$2 ~ /^jd_fn/ { total++; if ($2 == $4) same++ }
-		     $4 ~ /^(jd|pm)_fn/ && $2 != $4 { wrong++ }
-		     END { print same + 0, total + 0, wrong + 0 }')"
-	echo "$1 --aslr: jitdump ${same}/${total}, wrong ${wrong}"
-	if [ "$total" -lt 100 ] || [ $((same * 100)) -lt $((total * 95)) ] ||
-	   [ "$wrong" -ne 0 ]; then
-		echo "FAIL: $1 --aslr: samples named differently than after --jit"
-		err=1
-	fi
+	same_names "$dir" "${dir}/jit.syms" "${dir}/aslr1.syms" "$1 --jit --aslr"
+	same_names "$dir" "${dir}/perf.syms" "${dir}/aslr3.syms" "$1 --aslr"
 	if ! cmp -s "${dir}/aslr1.report" "${dir}/aslr2.report"; then
 		echo "FAIL: $1 --aslr: perf inject --jit --aslr and --jit then --aslr differ:"
 		diff "${dir}/aslr1.report" "${dir}/aslr2.report" | head -n 10
 		err=1
 	fi
-	if ! python3 "$audit" -q "${dir}/perf.data" "${dir}/aslr1.data" \
-		> "${dir}/audit.log" 2>&1; then
-		echo "FAIL: $1 --aslr: addresses of the recording left:" \
-			"$(tail -n1 "${dir}/audit.log")"
+	for f in aslr1 aslr3; do
+		if ! python3 "$audit" -q "${dir}/perf.data" "${dir}/${f}.data" \
+			> "${dir}/audit.log" 2>&1; then
+			echo "FAIL: $1 --aslr: addresses of the recording left in ${f}:" \
+				"$(tail -n1 "${dir}/audit.log")"
+			err=1
+		fi
+	done
+}
+
+# The receiver of a perf inject --jit --aslr output and of its perf
+# archive, on a machine of their own (a HOME of their own, no perf-PID.map,
+# not the sender's build-id cache), sees what the sender sees.
+run_archive() {
+	local dir="${tmpdir}/archive" cache
+	local archive="${shelldir}/../../perf-archive.sh"
+
+	cache="${dir}/sender/.debug"
+	mkdir -p "$cache" "${dir}/receiver/.debug"
+	if ! perf --buildid-dir "$cache" record -q -k 1 -e cpu-clock -c 100000 \
+		-o "${dir}/perf.data" -- "${tmpdir}/jitwork" "$dir" 1 early > /dev/null 2>&1 ||
+	   ! perf --buildid-dir "$cache" inject --jit -i "${dir}/perf.data" \
+		-o "${dir}/jit.data" > "${dir}/inject.log" 2>&1 ||
+	   ! perf --buildid-dir "$cache" inject --jit --aslr -i "${dir}/perf.data" \
+		-o "${dir}/share.data" >> "${dir}/inject.log" 2>&1; then
+		echo "FAIL: archive: cannot record or inject: $(tail -n1 "${dir}/inject.log")"
 		err=1
+		return
 	fi
+	names "${dir}/jit.data" "${dir}/jit.syms"
+	if ! PERF_BUILDID_DIR="$cache" bash "$archive" "${dir}/share.data" \
+		> "${dir}/archive.log" 2>&1 ||
+	   ! tar xjf "${dir}/share.data.tar.bz2" -C "${dir}/receiver/.debug"; then
+		echo "FAIL: archive: perf archive failed: $(tail -n1 "${dir}/archive.log")"
+		err=1
+		return
+	fi
+	rm -rf "${dir}/sender"
+	perf_maps -h "$dir"
+	HOME="${dir}/receiver" names "${dir}/share.data" "${dir}/receiver.syms"
+	perf_maps -s "$dir"
+	same_names "$dir" "${dir}/jit.syms" "${dir}/receiver.syms" "archive"
+}
+
+# $1: variant name, its perf.data and jit.data made.  Its JIT is taken to
+# have put other functions over the perf-map-only ones later, as a JIT that
+# frees code and reuses the address does: the perf maps list them after the
+# others, one in two at the same place and of the same size, the others
+# from 4 bytes into the function and 8 bytes long, over the loop that takes
+# the samples.  The object --aslr writes of the perf map must resolve each
+# address to the function perf finds there in the map (perf 6.12 finds the
+# first listed), not to what an object of all the map's symbols would.
+reuse_map() {
+	local f pid n start kind
+
+	for f in "${tmpdir}/$1"/layout-*; do
+		pid=${f##*layout-}
+		while read -r n start _ kind; do
+			[ "$kind" = pm ] || continue
+			if [ $((n % 16)) = 7 ]; then
+				printf '%s 100 re_fn%d_again\n' "$start" "$n"
+			else
+				printf '%x 8 re_fn%d\n' $((0x$start + 4)) "$n"
+			fi
+		done < "$f" >> "/tmp/perf-${pid}.map"
+	done
 }
 
 # $1: variant name, then jitwork options.
@@ -598,7 +687,7 @@ injected_once() {
 }
 
 all="basic shared memfd file early attach-above attach-below fork forkdump"
-all="$all remark overmap pipe corrupt"
+all="$all remark overmap pipe corrupt reuse archive"
 variants=${JIT_VARIANTS:-$all}
 for v in $variants; do
 	case $v in
@@ -606,9 +695,11 @@ for v in $variants; do
 	shared|memfd|file|forkdump|overmap) run_variant "$v" "$v";;
 	remark) run_variant "$v" "$v" && injected_once "$v";;
 	early|fork) run_variant "$v" "$v" && aslr_check "$v";;
+	reuse) run_variant "$v" && reuse_map "$v" && aslr_check "$v";;
 	attach-above) run_attach "$v" above;;
 	attach-below) run_attach "$v" below && aslr_check "$v";;
 	corrupt) run_corrupt;;
+	archive) run_archive;;
 	pipe)
 		dir="${tmpdir}/pipe"
 		mkdir -p "$dir"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf script and report: inlined functions in frame pointer call graphs
+# Inlined functions in frame pointer call graphs
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf adds the functions inlined at each entry of a call graph it unwinds

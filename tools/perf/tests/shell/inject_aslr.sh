@@ -1035,7 +1035,7 @@ test_dwarf_inline() {
 	local d="${tmpdir}/dwarf-inline" f
 
 	if ! perf version --build-options | grep -q 'dwarf-unwind: \[ on'; then
-		echo "Skip DWARF call graphs of inlined functions: perf is built without DWARF unwinding"
+		echo "Skip DWARF call graphs of inlined functions: perf has no DWARF unwinding"
 		return
 	fi
 	mkdir "${d}"

@@ -33,8 +33,8 @@ set -euo pipefail
 
 mode=${1:-full}
 case "$mode" in full|changed) ;; *) die "usage: bisect-check.sh [changed]" ;; esac
-wt=$BUILD/linux-$KVER-bisect
-out=$BUILD/perf-bisect
+wt=$BISECT_TREE
+out=$BISECT_OUT
 record=$TOP/scripts/bisect-verified
 git=(git -C "$TREE")
 
@@ -69,7 +69,7 @@ pristine_list=$BUILD/perf-tests-pristine.txt
 pristine_tests() {
 	[ ! -s "$pristine_list" ] || return 0
 	"$TOP/scripts/build-pristine.sh" > /dev/null
-	(cd "$BUILD/linux-$KVER-pristine/tools/perf" && "$BUILD/perf-pristine/perf" test list 2>&1) |
+	(cd "$PRISTINE_TREE/tools/perf" && "$PRISTINE_OUT/perf" test list 2>&1) |
 		sed -n 's/^ *[0-9]*: //p' > "$pristine_list"
 }
 

@@ -17,7 +17,12 @@ mkdir -p "$out"
 cc=(CC=gcc)
 if command -v ccache > /dev/null; then
 	cc=(CC="ccache gcc")
-	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+	# Paths under $TOP are hashed relative to the directory of the
+	# compile, except the target of -MT (perf's build passes
+	# -Wp,-MT,OUT/file.o): left out, a tree laid out as the work tree
+	# (see config.sh) reuses its objects.  The -I of OUT keeps builds
+	# into differently placed outputs apart.
+	export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_IGNOREOPTIONS='-Wp,-MT,*'
 fi
 
 step "building perf from $src into $out (log: $log)"

@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build pristine v$KVER perf (no patch of the series) from a worktree of
-# the work tree at $BASE_TAG into build/perf-pristine, for the checks that
+# the work tree at $BASE_TAG into build/pristine/perf, for the checks that
 # compare with it (regress, bisect).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
-pristine_tree=$BUILD/linux-$KVER-pristine
-pristine_out=$BUILD/perf-pristine
+pristine_tree=$PRISTINE_TREE
+pristine_out=$PRISTINE_OUT
 
 if [ ! -e "$pristine_tree/.git" ]; then
 	step "checking out pristine $BASE_TAG into $pristine_tree"

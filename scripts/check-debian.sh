@@ -9,7 +9,7 @@ set -euo pipefail
 . "$(dirname "$0")/config.sh"
 
 tree=${DEBIAN_TREE:-$BUILD/debian/linux-$KVER}
-out=$BUILD/perf-debian
+out=$BUILD/debian/perf	# beside the tree: see config.sh
 
 if [ -z "${DEBIAN_TREE:-}" ]; then
 	dsc=$CACHE/linux_$DEB_VERSION.dsc

@@ -13,6 +13,14 @@ BUILD=${BUILD:-$TOP/build}
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-aslr-series}
 TREE=${KERNEL_DIR:-$BUILD/linux-$KVER}
 PERF_OUT=${PERF_OUT:-$BUILD/perf}
+# The other trees perf is built from sit as the work tree and its perf do,
+# DIR/linux-$KVER and DIR/perf: their compiler command lines are then the
+# same relative to the tree, and ccache (build-perf.sh) gives each the
+# objects of the files it shares with the others.
+PRISTINE_TREE=$BUILD/pristine/linux-$KVER	# at $BASE_TAG (regress, bisect)
+PRISTINE_OUT=$BUILD/pristine/perf
+BISECT_TREE=$BUILD/bisect/linux-$KVER		# at each patch (bisect)
+BISECT_OUT=$BUILD/bisect/perf
 PERF=$PERF_OUT/perf
 PATCHES=${PATCHES:-$TOP/patches}	# the series (quilt layout)
 MIRROR=${MIRROR:-$TOP}		# holds the tools/ mirror

@@ -13,8 +13,8 @@ set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
-pristine_tree=$BUILD/linux-$KVER-pristine
-pristine_perf=$BUILD/perf-pristine/perf
+pristine_tree=$PRISTINE_TREE
+pristine_perf=$PRISTINE_OUT/perf
 
 "$TOP/scripts/build-pristine.sh"
 

@@ -1711,6 +1711,85 @@ static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
 	return 0;
 }
 
+struct aslr_alias {
+	u64	addr;
+	u64	alias;
+};
+
+/*
+ * The stand-in of an address in no mapping (a heap object, a stack, memory
+ * of another process): the same for each occurrence, so that tools matching
+ * them (perf kmem pairs allocations and frees) still can, and telling nothing
+ * of the address but whether it is a user or a kernel one. 0 if out of memory.
+ */
+static u64 aslr__alias(struct aslr *aslr, u64 addr)
+{
+	struct aslr_alias *alias;
+	bool kernel = addr >= 1ULL << 63;
+
+	if (hashmap__find(aslr->aliases, &addr, &alias))
+		return alias->alias;
+	alias = malloc(sizeof(*alias));
+	if (!alias)
+		return 0;
+	alias->addr = addr;
+	alias->alias = (kernel ? ASLR_ALIAS_KERNEL_BASE : ASLR_ALIAS_USER_BASE) +
+		       ++aslr->nr_aliases[kernel] * ASLR_ALIAS_STEP;
+	if (hashmap__add(aslr->aliases, &alias->addr, alias)) {
+		free(alias);
+		return 0;
+	}
+	return alias->alias;
+}
+
+static bool aslr__is_hex(char c)
+{
+	return isxdigit((unsigned char)c);
+}
+
+/*
+ * perf probe names a probe made at an address abs_<addr>: in the names of
+ * events, each run of hexadecimal digits that could be an address (8 to 16
+ * digits, from 4 GiB up, whatever is around it) gets the stand-in of the
+ * address, of as many digits, the same for the same address; its digits are
+ * masked if the stand-in doesn't fit, as are runs of more than 16 digits.
+ * In place, in the @len bytes at @s, up to a NUL. @aslr may be NULL: masked.
+ * Returns the number of numbers replaced.
+ */
+static u64 aslr__rename(struct aslr *aslr, char *s, size_t len)
+{
+	u64 renamed = 0;
+	size_t i = 0;
+
+	while (i < len && s[i]) {
+		size_t start = i, digits;
+		char buf[17];
+		u64 val = 0, alias = 0;
+
+		if (!aslr__is_hex(s[i])) {
+			i++;
+			continue;
+		}
+		while (i < len && s[i] && aslr__is_hex(s[i]))
+			val = val << 4 | hex(s[i++]);
+		digits = i - start;
+		if (digits < 8 || (digits <= 16 && val <= UINT32_MAX))
+			continue;
+		if (aslr && digits <= 16)
+			alias = aslr__alias(aslr, val);
+		if (alias && (digits == 16 || !(alias >> (4 * digits)))) {
+			snprintf(buf, sizeof(buf), "%0*" PRIx64, (int)digits, alias);
+			memcpy(s + start, buf, digits);
+		} else {
+			memset(s + start, 'X', digits);
+		}
+		renamed++;
+	}
+	if (aslr)
+		aslr->names_renamed += renamed;
+	return renamed;
+}
+
 #ifdef HAVE_LIBTRACEEVENT
 /*
  * What --aslr does with a field of a tracepoint. Nothing is passed through
@@ -1995,37 +2074,6 @@ static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_even
 	return fields;
 }
 
-struct aslr_alias {
-	u64	addr;
-	u64	alias;
-};
-
-/*
- * The stand-in of an address in no mapping (a heap object, a stack, memory
- * of another process): the same for each occurrence, so that tools matching
- * them (perf kmem pairs allocations and frees) still can, and telling nothing
- * of the address but whether it is a user or a kernel one. 0 if out of memory.
- */
-static u64 aslr__alias(struct aslr *aslr, u64 addr)
-{
-	struct aslr_alias *alias;
-	bool kernel = addr >= 1ULL << 63;
-
-	if (hashmap__find(aslr->aliases, &addr, &alias))
-		return alias->alias;
-	alias = malloc(sizeof(*alias));
-	if (!alias)
-		return 0;
-	alias->addr = addr;
-	alias->alias = (kernel ? ASLR_ALIAS_KERNEL_BASE : ASLR_ALIAS_USER_BASE) +
-		       ++aslr->nr_aliases[kernel] * ASLR_ALIAS_STEP;
-	if (hashmap__add(aslr->aliases, &alias->addr, alias)) {
-		free(alias);
-		return 0;
-	}
-	return alias->alias;
-}
-
 /*
  * The value to write for @val, read from an address field of @size bytes:
  * remapped if it is in a known mapping, kept if it can't be an address
@@ -2055,11 +2103,6 @@ static u64 aslr__remap_tp_value(struct aslr *aslr, struct machine *machine,
 	else
 		aslr->tp_zeroed++;
 	return ret;
-}
-
-static bool aslr__is_hex(char c)
-{
-	return isxdigit((unsigned char)c);
 }
 
 /*
@@ -2099,49 +2142,6 @@ static u64 aslr__mask_text(char *s, size_t len)
 		masked++;
 	}
 	return masked;
-}
-
-/*
- * perf probe names a probe made at an address abs_<addr>: in the names of
- * events, each run of hexadecimal digits that could be an address (8 to 16
- * digits, from 4 GiB up, whatever is around it) gets the stand-in of the
- * address, of as many digits, the same for the same address; its digits are
- * masked if the stand-in doesn't fit, as are runs of more than 16 digits.
- * In place, in the @len bytes at @s, up to a NUL. @aslr may be NULL: masked.
- * Returns the number of numbers replaced.
- */
-static u64 aslr__rename(struct aslr *aslr, char *s, size_t len)
-{
-	u64 renamed = 0;
-	size_t i = 0;
-
-	while (i < len && s[i]) {
-		size_t start = i, digits;
-		char buf[17];
-		u64 val = 0, alias = 0;
-
-		if (!aslr__is_hex(s[i])) {
-			i++;
-			continue;
-		}
-		while (i < len && s[i] && aslr__is_hex(s[i]))
-			val = val << 4 | hex(s[i++]);
-		digits = i - start;
-		if (digits < 8 || (digits <= 16 && val <= UINT32_MAX))
-			continue;
-		if (aslr && digits <= 16)
-			alias = aslr__alias(aslr, val);
-		if (alias && (digits == 16 || !(alias >> (4 * digits)))) {
-			snprintf(buf, sizeof(buf), "%0*" PRIx64, (int)digits, alias);
-			memcpy(s + start, buf, digits);
-		} else {
-			memset(s + start, 'X', digits);
-		}
-		renamed++;
-	}
-	if (aslr)
-		aslr->names_renamed += renamed;
-	return renamed;
 }
 
 /*

@@ -255,6 +255,8 @@ struct aslr {
 	char			**dsos;
 	size_t			nr_dsos;
 	struct hashmap		*jitted;
+	/* The longest symbol of each perf map (struct dso * -> u64 *). */
+	struct hashmap		*perf_map_spans;
 	u64			perf_map_dsos;
 	u64			perf_map_syms;
 	/*
@@ -758,6 +760,53 @@ static int aslr__u64_cmp(const void *a, const void *b)
 }
 
 /*
+ * The length of the longest symbol of the perf map @dso, loaded: the
+ * symbols a range can have start at most that much before it.  Found once
+ * for each; ~0 if out of memory.
+ */
+static u64 aslr__perf_map_span(struct aslr *aslr, struct dso *dso)
+{
+	struct symbol *sym;
+	u64 *span;
+
+	if (hashmap__find(aslr->perf_map_spans, dso, &span))
+		return *span;
+	span = zalloc(sizeof(*span));
+	if (!span)
+		return ~0ULL;
+	for (sym = dso__first_symbol(dso); sym; sym = dso__next_symbol(sym)) {
+		u64 len = max(sym->end, sym->start + 1) - sym->start;
+
+		*span = max(*span, len);
+	}
+	if (hashmap__add(aslr->perf_map_spans, dso, span)) {
+		free(span);
+		return ~0ULL;
+	}
+	dso__get(dso);
+	return *span;
+}
+
+/* The first symbol of @dso that starts at @addr or above. */
+static struct symbol *aslr__symbol_from(struct dso *dso, u64 addr)
+{
+	struct rb_node *n = dso__symbols(dso)->rb_root.rb_node;
+	struct symbol *first = NULL;
+
+	while (n) {
+		struct symbol *sym = rb_entry(n, struct symbol, rb_node);
+
+		if (sym->start >= addr) {
+			first = sym;
+			n = n->rb_left;
+		} else {
+			n = n->rb_right;
+		}
+	}
+	return first;
+}
+
+/*
  * The symbols of the perf-PID.map of @map (of anonymous code) in its
  * [@start, @start + @len), as perf resolves them: the map may list
  * functions over one another (a JIT that reuses an address), perf then
@@ -770,7 +819,7 @@ static int aslr__perf_map_dso(struct aslr *aslr, struct map *map, pid_t pid,
 {
 	struct aslr_dso_sym *syms = NULL;
 	struct dso *dso = map__dso(map);
-	u64 *edges = NULL, end = start + len;
+	u64 *edges = NULL, end = start + len, span, from;
 	size_t nr_edges = 0, nr_syms = 0, i;
 	const char *dir;
 	char *stem;
@@ -779,8 +828,12 @@ static int aslr__perf_map_dso(struct aslr *aslr, struct map *map, pid_t pid,
 
 	if (map__load(map) < 0)
 		return 0;
-	for (sym = dso__first_symbol(dso); sym; sym = dso__next_symbol(sym)) {
-		if (sym->start < end && max(sym->end, sym->start + 1) > start)
+	/* A JIT maps its code piece by piece, the map may be big */
+	span = aslr__perf_map_span(aslr, dso);
+	from = start > span ? start - span : 0;
+	for (sym = aslr__symbol_from(dso, from); sym && sym->start < end;
+	     sym = dso__next_symbol(sym)) {
+		if (max(sym->end, sym->start + 1) > start)
 			nr_edges += 3;
 	}
 	if (!nr_edges)
@@ -791,8 +844,9 @@ static int aslr__perf_map_dso(struct aslr *aslr, struct map *map, pid_t pid,
 		goto out;
 	nr_edges = 0;
 	edges[nr_edges++] = start;
-	for (sym = dso__first_symbol(dso); sym; sym = dso__next_symbol(sym)) {
-		if (sym->start >= end || max(sym->end, sym->start + 1) <= start)
+	for (sym = aslr__symbol_from(dso, from); sym && sym->start < end;
+	     sym = dso__next_symbol(sym)) {
+		if (max(sym->end, sym->start + 1) <= start)
 			continue;
 		edges[nr_edges++] = max(sym->start, start);
 		edges[nr_edges++] = min(max(sym->end, start), end);
@@ -3062,11 +3116,15 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->tp_fields = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
 	aslr->aliases = hashmap__new(aslr_u64__hash, aslr_u64__equal, NULL);
 	aslr->jitted = hashmap__new(aslr_str__hash, aslr_str__equal, NULL);
+	aslr->perf_map_spans = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
 	aslr->verify = aslr_verify__new();
 	if (!aslr->buf || !aslr->verify || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
-	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases) || IS_ERR(aslr->jitted)) {
+	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases) || IS_ERR(aslr->jitted) ||
+	    IS_ERR(aslr->perf_map_spans)) {
 		if (IS_ERR(aslr->jitted))
 			aslr->jitted = NULL;
+		if (IS_ERR(aslr->perf_map_spans))
+			aslr->perf_map_spans = NULL;
 		if (IS_ERR(aslr->remaps))
 			aslr->remaps = NULL;
 		if (IS_ERR(aslr->spaces))
@@ -3183,6 +3241,13 @@ void aslr__delete(struct aslr *aslr)
 			free(cur->pvalue);
 		}
 		hashmap__free(aslr->jitted);
+	}
+	if (aslr->perf_map_spans) {
+		hashmap__for_each_entry(aslr->perf_map_spans, cur, bkt) {
+			dso__put((struct dso *)cur->pkey);
+			free(cur->pvalue);
+		}
+		hashmap__free(aslr->perf_map_spans);
 	}
 	while (aslr->nr_dsos)
 		free(aslr->dsos[--aslr->nr_dsos]);

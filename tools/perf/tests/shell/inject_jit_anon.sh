@@ -23,7 +23,9 @@
 #   overmap       a file mapped over a page of code once loaded: the
 #                 samples there are the file's (no JIT name)
 #   pipe          perf record -o - | perf inject --jit
-# After early, attach-below and fork, --jit --aslr: perf inject --jit
+#   nomap         the jitdump functions are not in the perf maps
+#   exec          the JIT execs itself, the new image loads code of its own
+# After early, attach-below, fork, nomap and exec, --jit --aslr: perf inject --jit
 # --aslr (one pass) and perf inject --aslr on the --jit output must give
 # every sample the name the sender sees after --jit alone, the
 # perf-map-only functions included, the same perf report, and perf inject
@@ -36,6 +38,12 @@
 #                 --jit --aslr and --aslr
 #   archive       the receiver of --jit --aslr and of its perf archive, with
 #                 a HOME of its own, sees what the sender sees
+#   pipe-aslr     perf inject --jit --aslr and --aslr of a pipe recording:
+#                 the names the sender sees after perf inject --jit of the
+#                 pipe and of the recording
+#   symfs         perf script --symfs DIR with the perf maps moved to
+#                 DIR/tmp: the names perf script gives with them in /tmp;
+#                 perf inject --aslr --symfs DIR: those the receiver sees
 #
 # JIT_VARIANTS (space separated) selects variants; JIT_KEEP=1 keeps files.
 
@@ -62,6 +70,9 @@ fi
 
 tmpdir=$(mktemp -d /tmp/perf-jit-anon.XXXXXX)
 err=0
+# A build-id cache of the test's own: --jit and --aslr add objects to it
+export HOME="${tmpdir}/home"
+mkdir -p "$HOME"
 
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
@@ -82,7 +93,7 @@ cat > "${tmpdir}/jitwork.c" << 'EOF'
  * A small JIT for perf inject --jit tests (x86-64).
  *
  *   jitwork DIR SECONDS [shared|memfd|file] [early] [fork|forkdump]
- *           [above|below] [remark] [overmap] [wait]
+ *           [above|below] [remark] [overmap] [nomap] [exec] [wait]
  *
  * Grows a code region page by page (written, then mprotect'ed R-X, so the
  * kernel merges the pages into one growing VMA and reports it in a new
@@ -104,6 +115,11 @@ cat > "${tmpdir}/jitwork.c" << 'EOF'
  *   overmap: once loaded, the last page of code is replaced by a private
  *           mapping of DIR/over.bin, a copy of it: its functions are "ov"
  *           in the layout, no longer the JIT's
+ *   nomap:  the functions in the jitdump are not in the perf map
+ *   exec:   after SECONDS, the process execs itself, and the new image
+ *           loads its own functions into a region of its own, writes them
+ *           to a jitdump in DIR/exec and appends them to the perf map (as
+ *           a JIT that appends to it does), and calls them for SECONDS
  *   wait:   print the pid and wait for SIGUSR1 before loading (perf
  *           record -p)
  */
@@ -116,6 +132,7 @@ cat > "${tmpdir}/jitwork.c" << 'EOF'
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -144,7 +161,7 @@ static const char *dir;
 static FILE *dump, *perfmap, *layout;
 static unsigned char *region;
 static unsigned int next_func, code_index;
-static int overmap;
+static int overmap, nomap;
 static volatile sig_atomic_t go;
 
 static uint64_t now(void)
@@ -161,7 +178,7 @@ static void die(const char *what)
 	exit(1);
 }
 
-static void open_dump(void)
+static void open_dump(const char *in)
 {
 	struct jitheader h = {
 		.magic = 0x4A695444, .version = 1, .total_size = sizeof(h),
@@ -169,7 +186,7 @@ static void open_dump(void)
 	};
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/jit-%d.dump", dir, getpid());
+	snprintf(path, sizeof(path), "%s/jit-%d.dump", in, getpid());
 	dump = fopen(path, "w+");
 	if (!dump || fwrite(&h, sizeof(h), 1, dump) != 1 || fflush(dump))
 		die(path);
@@ -184,14 +201,14 @@ static void map_marker(void *hint)
 		die("marker");
 }
 
-static void open_maps(void)
+static void open_maps(const char *mode)
 {
 	char path[4096];
 
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", getpid());
-	perfmap = fopen(path, "w");
+	perfmap = fopen(path, mode);
 	snprintf(path, sizeof(path), "%s/layout-%d", dir, getpid());
-	layout = fopen(path, "w");
+	layout = fopen(path, mode);
 	if (!perfmap || !layout)
 		die(path);
 }
@@ -236,8 +253,9 @@ static void load_func(void)
 		    fwrite(code, FUNC_SIZE, 1, dump) != 1 || fflush(dump))
 			die("dump");
 	}
-	fprintf(perfmap, "%lx %x pm_fn%u\n", (unsigned long)(uintptr_t)code,
-		FUNC_SIZE, i);
+	if (!nomap || i % 8 == 7)
+		fprintf(perfmap, "%lx %x pm_fn%u\n",
+			(unsigned long)(uintptr_t)code, FUNC_SIZE, i);
 	fflush(perfmap);
 	fprintf(layout, "%u %lx %x %s\n", i, (unsigned long)(uintptr_t)code,
 		FUNC_SIZE, overmap && i / FUNCS_PER_PAGE == LAST_PAGE ? "ov" :
@@ -311,8 +329,9 @@ static void on_usr1(int sig)
 int main(int argc, char **argv)
 {
 	int shared = 0, early = 0, forks = 0, forkdump = 0, wait_sig = 0;
-	int remark = 0;
+	int remark = 0, exec_after = 0, execd = 0;
 	const char *backing = NULL;
+	char path[4096];
 	void *marker_hint = NULL, *region_hint = NULL;
 	double seconds;
 	pid_t child;
@@ -346,6 +365,12 @@ int main(int argc, char **argv)
 			region_hint = (void *)0x4b6d2f000000UL;
 		} else if (!strcmp(argv[i], "wait"))
 			wait_sig = 1;
+		else if (!strcmp(argv[i], "nomap"))
+			nomap = 1;
+		else if (!strcmp(argv[i], "exec"))
+			exec_after = 1;
+		else if (!strcmp(argv[i], "execd"))
+			execd = 1;
 	}
 
 	if (wait_sig) {
@@ -358,8 +383,22 @@ int main(int argc, char **argv)
 
 	region = map_region(region_hint, shared, backing);
 
-	open_dump();
-	open_maps();
+	if (execd) {
+		/* The image exec'd by "exec": its own code and jitdump */
+		snprintf(path, sizeof(path), "%s/exec", dir);
+		if (mkdir(path, 0755))
+			die(path);
+		open_dump(path);
+		open_maps("a");
+		map_marker(NULL);
+		next_func = NR_FUNCS;
+		while (next_func < 2 * NR_FUNCS)
+			load_func();
+		run(NR_FUNCS, NR_FUNCS, seconds);
+		return 0;
+	}
+	open_dump(dir);
+	open_maps("w");
 	if (!early)
 		map_marker(marker_hint);
 	while (next_func < NR_FUNCS)
@@ -377,10 +416,10 @@ int main(int argc, char **argv)
 			/* The child's own functions, in the inherited region */
 			fclose(layout);
 			fclose(perfmap);
-			open_maps();
+			open_maps("w");
 			if (forkdump) {
 				fclose(dump);
-				open_dump();
+				open_dump(dir);
 				map_marker(NULL);
 			}
 			while (next_func < 2 * NR_FUNCS)
@@ -393,6 +432,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	run(0, NR_FUNCS, seconds);
+	if (exec_after) {
+		for (int i = 3; i < argc; i++)
+			if (!strcmp(argv[i], "exec"))
+				argv[i] = "execd";
+		execv("/proc/self/exe", argv);
+		die("exec");
+	}
 	return 0;
 }
 EOF
@@ -566,6 +612,83 @@ run_archive() {
 	same_names "$dir" "${dir}/jit.syms" "${dir}/receiver.syms" "archive"
 }
 
+# perf inject --jit --aslr and perf inject --aslr reading a pipe recording,
+# seen by a receiver without the perf maps, compared with what the sender
+# sees of perf inject --jit reading it and of the recording.
+run_pipe_aslr() {
+	local dir="${tmpdir}/pipe-aslr" f
+
+	mkdir -p "$dir"
+	if ! perf record -q -k 1 -e cpu-clock -c 100000 -o - \
+		-- "${tmpdir}/jitwork" "$dir" 1 > "${dir}/pipe.data" 2> /dev/null ||
+	   ! perf inject --jit -i - -o "${dir}/jit.data" < "${dir}/pipe.data" \
+		> "${dir}/inject.log" 2>&1 ||
+	   ! perf inject --jit --aslr -i - -o "${dir}/aslr1.data" \
+		< "${dir}/pipe.data" >> "${dir}/inject.log" 2>&1 ||
+	   ! perf inject --aslr -i - -o "${dir}/aslr3.data" \
+		< "${dir}/pipe.data" >> "${dir}/inject.log" 2>&1; then
+		echo "FAIL: pipe-aslr: cannot record or inject: $(tail -n1 "${dir}/inject.log")"
+		err=1
+		return
+	fi
+	names "${dir}/jit.data" "${dir}/jit.syms"
+	names "${dir}/pipe.data" "${dir}/perf.syms"
+	perf_maps -h "$dir"
+	for f in aslr1 aslr3; do
+		names "${dir}/${f}.data" "${dir}/${f}.syms"
+	done
+	perf_maps -s "$dir"
+	same_names "$dir" "${dir}/jit.syms" "${dir}/aslr1.syms" "pipe-aslr --jit --aslr"
+	same_names "$dir" "${dir}/perf.syms" "${dir}/aslr3.syms" "pipe-aslr --aslr"
+	for f in aslr1 aslr3; do
+		if ! python3 "$audit" -q "${dir}/pipe.data" "${dir}/${f}.data" \
+			> "${dir}/audit.log" 2>&1; then
+			echo "FAIL: pipe-aslr: addresses of the recording left in ${f}:" \
+				"$(tail -n1 "${dir}/audit.log")"
+			err=1
+		fi
+	done
+}
+
+# perf script --symfs DIR reads the perf maps in DIR/tmp; without them the
+# perf-map-only functions have no name.  perf inject --aslr --symfs DIR
+# writes the objects of what they have.
+run_symfs() {
+	local dir="${tmpdir}/symfs" f pid
+
+	run_variant symfs || return
+	names "${dir}/perf.data" "${dir}/perf.syms"
+	mkdir -p "${dir}/root/tmp"
+	for f in "${dir}"/layout-*; do
+		pid=${f##*layout-}
+		mv "/tmp/perf-${pid}.map" "${dir}/root/tmp/"
+	done
+	perf script --symfs "${dir}/root" -i "${dir}/perf.data" -F pid,ip,sym 2> /dev/null |
+		awk '{ print $1, $3 }' > "${dir}/symfs.syms"
+	names "${dir}/perf.data" "${dir}/hidden.syms"
+	if perf inject --aslr --symfs "${dir}/root" -i "${dir}/perf.data" \
+		-o "${dir}/aslr3.data" > "${dir}/aslr3.log" 2>&1; then
+		names "${dir}/aslr3.data" "${dir}/aslr3.syms"
+		if ! python3 "$audit" -q "${dir}/perf.data" "${dir}/aslr3.data" \
+			> "${dir}/audit.log" 2>&1; then
+			echo "FAIL: symfs --aslr: addresses of the recording left:" \
+				"$(tail -n1 "${dir}/audit.log")"
+			err=1
+		fi
+	else
+		echo "FAIL: symfs: perf inject --aslr --symfs: $(tail -n1 "${dir}/aslr3.log")"
+		err=1
+	fi
+	mv "${dir}"/root/tmp/perf-*.map /tmp/
+	same_names "$dir" "${dir}/perf.syms" "${dir}/symfs.syms" "symfs perf script"
+	[ ! -e "${dir}/aslr3.syms" ] ||
+		same_names "$dir" "${dir}/perf.syms" "${dir}/aslr3.syms" "symfs --aslr"
+	if grep -q ' pm_fn' "${dir}/hidden.syms"; then
+		echo "FAIL: symfs: perf-map names without the perf maps"
+		err=1
+	fi
+}
+
 # $1: variant name, its perf.data and jit.data made.  Its JIT is taken to
 # have put other functions over the perf-map-only ones later, as a JIT that
 # frees code and reuses the address does: the perf maps list them after the
@@ -687,19 +810,21 @@ injected_once() {
 }
 
 all="basic shared memfd file early attach-above attach-below fork forkdump"
-all="$all remark overmap pipe corrupt reuse archive"
+all="$all remark overmap pipe corrupt reuse archive nomap exec pipe-aslr symfs"
 variants=${JIT_VARIANTS:-$all}
 for v in $variants; do
 	case $v in
 	basic) run_variant basic;;
 	shared|memfd|file|forkdump|overmap) run_variant "$v" "$v";;
 	remark) run_variant "$v" "$v" && injected_once "$v";;
-	early|fork) run_variant "$v" "$v" && aslr_check "$v";;
+	early|fork|nomap|exec) run_variant "$v" "$v" && aslr_check "$v";;
 	reuse) run_variant "$v" && reuse_map "$v" && aslr_check "$v";;
 	attach-above) run_attach "$v" above;;
 	attach-below) run_attach "$v" below && aslr_check "$v";;
 	corrupt) run_corrupt;;
 	archive) run_archive;;
+	pipe-aslr) run_pipe_aslr;;
+	symfs) run_symfs;;
 	pipe)
 		dir="${tmpdir}/pipe"
 		mkdir -p "$dir"

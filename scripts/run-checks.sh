@@ -73,6 +73,7 @@ part "submission and packaging"
 check "mail: the send-local mbox, applied with git am to $BASE_TAG, gives the quilt tree" "$TOP/scripts/roundtrip.sh"
 check "mail: no identity, or the placeholder one, is refused" "$TOP/scripts/selftest.sh" no-identity
 check "mail: a patch changed on the way fails the round trip" "$TOP/scripts/selftest.sh" roundtrip-tamper
+check "mail: fixes-tags.sh proposes the commit that last changed what a fix changes" "$TOP/scripts/selftest.sh" fixes-tags
 check "dist: the packagers' tarball applies with patch -p1 --fuzz=0 and git am, DEP-3 headers" "$TOP/scripts/check-dist.sh"
 
 part "perf tests (patched perf: $("$PERF" version))"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Self-tests of the workbench: each case breaks one thing in a scratch copy
 # and checks that the script guarding against it fails with a clear message.
-#   selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper
+#   selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper|
+#               fixes-tags
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -100,7 +101,32 @@ roundtrip-tamper)
 		"$SENT_MBOX" > "$tmp/tampered.mbox"
 	expect_failure "differs from the quilt result" "$TOP/scripts/roundtrip.sh" "$tmp/tampered.mbox"
 	;;
+fixes-tags)
+	# fixes-tags.sh names the commit that last changed the lines a fix
+	# changes, not the one that added the file, nor one of lines it
+	# only keeps
+	repo=$tmp/kernel
+	g=(git -C "$repo" -c user.name=Self -c user.email=self@localhost)
+	git init -q "$repo"
+	printf 'int a;\nint b;\nint c;\nint d;\n' > "$repo/f.c"
+	"${g[@]}" add f.c && "${g[@]}" commit -q -m "first: add f.c"
+	sed -i 's/int b;/long b;/' "$repo/f.c"
+	"${g[@]}" commit -q -a -m "second: make b long"
+	second=$("${g[@]}" log -1 --abbrev=12 --format=%h)
+	sed -i 's/int d;/int d, e;/' "$repo/f.c"
+	"${g[@]}" commit -q -a -m "third: add e"
+	"${g[@]}" tag v6.12.107
+	sed -i 's/long b;/unsigned long b;/; /int c;/a int c2;' "$repo/f.c"
+	"${g[@]}" diff > "$tmp/fix.patch"
+	"${g[@]}" checkout -q f.c
+	out=$("$TOP/scripts/fixes-tags.sh" "$repo" "$tmp/fix.patch")
+	if ! grep -q "Fixes: $second (\"second: make b long\")    \[1 lines\]" <<< "$out"; then
+		printf '%s\n' "$out"
+		die "fixes-tags.sh did not propose $second"
+	fi
+	echo "proposed as expected: $(grep Fixes: <<< "$out")"
+	;;
 *)
-	die "usage: selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper"
+	die "usage: selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper|fixes-tags"
 	;;
 esac

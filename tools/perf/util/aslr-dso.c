@@ -329,26 +329,30 @@ static const char *aslr_dso__section_name(const char *buf, const Elf_Shdr *strta
 	return buf + strtab->sh_offset + shdr->sh_name;
 }
 
-/* The build-id of the notes of @shdr: its offset in @buf, its size. */
+/*
+ * The build-id of the notes of @shdr: its offset in @buf, its size (at
+ * most BUILD_ID_SIZE, else none).
+ */
 static bool aslr_dso__find_build_id(const char *buf, const Elf_Shdr *shdr,
 				    size_t *desc, size_t *size)
 {
-	size_t pos = shdr->sh_offset, end = shdr->sh_offset + shdr->sh_size;
+	u64 pos = shdr->sh_offset, end = shdr->sh_offset + shdr->sh_size;
 
 	while (pos + sizeof(Elf_Nhdr) <= end) {
 		Elf_Nhdr nhdr;
-		size_t name, next;
+		u64 name, at, next;
 
 		memcpy(&nhdr, buf + pos, sizeof(nhdr));
 		name = pos + sizeof(nhdr);
-		*desc = name + ALIGN(nhdr.n_namesz, 4);
-		next = *desc + ALIGN(nhdr.n_descsz, 4);
-		if (next > end || next <= pos)
+		at = name + ALIGN((u64)nhdr.n_namesz, 4);
+		next = at + ALIGN((u64)nhdr.n_descsz, 4);
+		if (next > end)
 			return false;
 		if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == sizeof("GNU") &&
 		    !memcmp(buf + name, "GNU", sizeof("GNU"))) {
+			*desc = at;
 			*size = nhdr.n_descsz;
-			return true;
+			return nhdr.n_descsz && nhdr.n_descsz <= BUILD_ID_SIZE;
 		}
 		pos = next;
 	}
@@ -375,6 +379,7 @@ int aslr_dso__copy_jitted(const char *src, const char *dir, aslr_dso_rename_fn r
 	const Elf_Ehdr *ehdr;
 	const Elf_Shdr *shdrs, *strtab;
 	size_t i, desc = 0, desc_size = 0;
+	bool found = false;
 	struct stat st;
 	const char *base;
 	char *buf = NULL, *stem;
@@ -403,7 +408,7 @@ int aslr_dso__copy_jitted(const char *src, const char *dir, aslr_dso_rename_fn r
 	if (memcmp(ehdr->e_ident, ELFMAG, SELFMAG) || ehdr->e_ident[EI_CLASS] != ASLR_ELF_CLASS ||
 	    ehdr->e_ident[EI_DATA] != ASLR_ELF_DATA || ehdr->e_shentsize != sizeof(*shdrs) ||
 	    !ehdr->e_shnum || ehdr->e_shstrndx >= ehdr->e_shnum ||
-	    ehdr->e_shoff > (u64)st.st_size ||
+	    ehdr->e_shoff > (u64)st.st_size || ehdr->e_shoff % __alignof__(*shdrs) ||
 	    ehdr->e_shnum * sizeof(*shdrs) > st.st_size - ehdr->e_shoff)
 		goto bad;
 	shdrs = (const void *)buf + ehdr->e_shoff;
@@ -428,10 +433,10 @@ int aslr_dso__copy_jitted(const char *src, const char *dir, aslr_dso_rename_fn r
 		else if (shdrs[i].sh_type == SHT_STRTAB && i != ehdr->e_shstrndx)
 			aslr_dso__rename_strings(buf + shdrs[i].sh_offset, shdrs[i].sh_size,
 						 rename, ctx);
-		else if (shdrs[i].sh_type == SHT_NOTE && !desc_size)
-			aslr_dso__find_build_id(buf, &shdrs[i], &desc, &desc_size);
+		else if (shdrs[i].sh_type == SHT_NOTE && !found)
+			found = aslr_dso__find_build_id(buf, &shdrs[i], &desc, &desc_size);
 	}
-	if (!desc_size)
+	if (!found)
 		goto bad;
 
 	memset(buf + desc, 0, desc_size);

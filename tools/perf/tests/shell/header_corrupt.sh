@@ -946,5 +946,59 @@ check_pipe_record_under_header_size() {
 
 check_pipe_record_under_header_size
 
+# A tracepoint recording whose tracing data ends in the middle of its last
+# part, the saved command lines (their size made 1 MB): perf report, perf
+# script and perf inject --aslr refuse it, saying the trace data is broken (perf
+# freed the events it had read from it and went on to look the tracepoint
+# up in them: SIGSEGV or garbage).
+check_tracing_data_cut() {
+	local at cmd ret
+
+	if ! command -v python3 > /dev/null ||
+	   ! perf record -q -e sched:sched_process_exec -o "${bad}" -- true > "${log}" 2>&1; then
+		echo "tracing data cut short: no python3 or no tracepoint here, not checked"
+		return
+	fi
+	# The offset of the size of the saved command lines, after the
+	# header files, ftrace and event formats, kallsyms and printk formats.
+	at=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+p = d.find(b"\x17\x08\x44tracing") + 10
+p = d.index(b"\0", p) + 1 + 6
+for name in (b"header_page\0", b"header_event\0"):
+    p += len(name)
+    p += 8 + struct.unpack_from("<Q", d, p)[0]
+n = struct.unpack_from("<I", d, p)[0]; p += 4
+for i in range(n):
+    p += 8 + struct.unpack_from("<Q", d, p)[0]
+n = struct.unpack_from("<I", d, p)[0]; p += 4
+for i in range(n):
+    p = d.index(b"\0", p) + 1
+    c = struct.unpack_from("<I", d, p)[0]; p += 4
+    for j in range(c):
+        p += 8 + struct.unpack_from("<Q", d, p)[0]
+for i in range(2):
+    p += 4 + struct.unpack_from("<I", d, p)[0]
+print(p)' "${bad}")
+	write_le "${at}" 0x100000 8
+	for cmd in "report --stdio" "script"; do
+		ret=0
+		# shellcheck disable=SC2086
+		perf ${cmd} -v -i "${bad}" > "${log}" 2>&1 || ret=$?
+		if [ "${ret}" = 0 ] || killed "${ret}" ||
+		   ! grep -q "broken or missing trace data" "${log}"; then
+			tail -n 3 "${log}"
+			echo "tracing data cut short: perf ${cmd%% *} exit ${ret} [Failed]"
+			err=1
+		else
+			echo "tracing data cut short: perf ${cmd%% *} refuses it"
+		fi
+	done
+	check_aslr_refuses "tracing data cut short"
+}
+
+check_tracing_data_cut
+
 cleanup
 exit ${err}

@@ -14,6 +14,7 @@
 set -e
 
 err=0
+tracing_data_edit="$(dirname "$0")/lib/tracing_data_edit.py"
 data=$(mktemp /tmp/__perf_test.header_corrupt.XXXXXX)
 bad=$(mktemp /tmp/__perf_test.header_corrupt.XXXXXX)
 out=$(mktemp /tmp/__perf_test.header_corrupt.XXXXXX)
@@ -946,59 +947,97 @@ check_pipe_record_under_header_size() {
 
 check_pipe_record_under_header_size
 
-# A tracepoint recording whose tracing data ends in the middle of its last
-# part, the saved command lines (their size made 1 MB): perf report, perf
-# script and perf inject --aslr refuse it, saying the trace data is broken (perf
-# freed the events it had read from it and went on to look the tracepoint
-# up in them: SIGSEGV or garbage).
-check_tracing_data_cut() {
-	local at cmd ret
-
+# A recording of a tracepoint into ${bad}; fails, saying why the case $1 is
+# not checked, when there is no python3 or no tracepoint here.
+tracepoint_recording() {
 	if ! command -v python3 > /dev/null ||
 	   ! perf record -q -e sched:sched_process_exec -o "${bad}" -- true > "${log}" 2>&1; then
-		echo "tracing data cut short: no python3 or no tracepoint here, not checked"
-		return
+		echo "$1: no python3 or no tracepoint here, not checked"
+		return 1
 	fi
-	# The offset of the size of the saved command lines, after the
-	# header files, ftrace and event formats, kallsyms and printk formats.
-	at=$(python3 -c '
-import struct, sys
-d = open(sys.argv[1], "rb").read()
-p = d.find(b"\x17\x08\x44tracing") + 10
-p = d.index(b"\0", p) + 1 + 6
-for name in (b"header_page\0", b"header_event\0"):
-    p += len(name)
-    p += 8 + struct.unpack_from("<Q", d, p)[0]
-n = struct.unpack_from("<I", d, p)[0]; p += 4
-for i in range(n):
-    p += 8 + struct.unpack_from("<Q", d, p)[0]
-n = struct.unpack_from("<I", d, p)[0]; p += 4
-for i in range(n):
-    p = d.index(b"\0", p) + 1
-    c = struct.unpack_from("<I", d, p)[0]; p += 4
-    for j in range(c):
-        p += 8 + struct.unpack_from("<Q", d, p)[0]
-for i in range(2):
-    p += 4 + struct.unpack_from("<I", d, p)[0]
-print(p)' "${bad}")
-	write_le "${at}" 0x100000 8
+}
+
+# perf report and perf script of ${bad} fail, not of a signal, saying $2 (a
+# grep pattern) with -v, and perf inject --aslr refuses it; $1 names the case.
+check_tracing_refused() {
+	local what=$1 want=$2 cmd ret
+
 	for cmd in "report --stdio" "script"; do
 		ret=0
 		# shellcheck disable=SC2086
 		perf ${cmd} -v -i "${bad}" > "${log}" 2>&1 || ret=$?
-		if [ "${ret}" = 0 ] || killed "${ret}" ||
-		   ! grep -q "broken or missing trace data" "${log}"; then
+		if [ "${ret}" = 0 ] || killed "${ret}" || ! grep -q -- "${want}" "${log}"; then
 			tail -n 3 "${log}"
-			echo "tracing data cut short: perf ${cmd%% *} exit ${ret} [Failed]"
+			echo "${what}: perf ${cmd%% *} exit ${ret} [Failed]"
 			err=1
 		else
-			echo "tracing data cut short: perf ${cmd%% *} refuses it"
+			echo "${what}: perf ${cmd%% *} refuses it"
 		fi
 	done
-	check_aslr_refuses "tracing data cut short"
+	check_aslr_refuses "${what}"
+}
+
+# A tracepoint recording whose tracing data ends in the middle of its last
+# part, the saved command lines (their size made 1 MB): perf report, perf
+# script and perf inject --aslr refuse it, saying the trace data is broken
+# (perf freed the events it had read from it and went on to look the
+# tracepoint up in them: SIGSEGV or garbage).
+check_tracing_data_cut() {
+	tracepoint_recording "tracing data cut short" || return 0
+	write_le "$(python3 "${tracing_data_edit}" "${bad}" offset cmdline-size)" 0x100000 8
+	check_tracing_refused "tracing data cut short" "broken or missing trace data"
 }
 
 check_tracing_data_cut
+
+# The first system of events of the tracing data given a name of 9000 bytes
+# (perf read it into 8 KB on the stack: stack smashing), and its first event
+# format a size of 2^62 bytes (perf allocated what the file said, up to
+# sizes an int cut short): refused, saying why.
+check_tracing_data_sizes() {
+	local at
+
+	tracepoint_recording "tracing data sizes" || return 0
+	at=$(python3 "${tracing_data_edit}" "${bad}" offset event-size)
+	write_le "${at}" $((1 << 62)) 8
+	check_tracing_refused "event format of 2^62 bytes" "tracing data: a part of"
+	tracepoint_recording "tracing data sizes" || return 0
+	at=$(python3 "${tracing_data_edit}" "${bad}" offset system)
+	python3 "${tracing_data_edit}" "${bad}" insert "${at}" 9000 0x61
+	check_tracing_refused "system name of 9000 bytes" "tracing data: a string of"
+}
+
+check_tracing_data_sizes
+
+# The printk formats of the tracing data made an empty format ("") and a
+# line without the colon after its address: perf skips both, saying so
+# with -v (libtraceevent read before the start of the first, perf past the
+# end of the line of the second: make asan sees both).
+check_tracing_printk() {
+	local at len ret=0
+
+	tracepoint_recording "printk formats" || return 0
+	read -r at len <<< "$(python3 "${tracing_data_edit}" "${bad}" offset printk)"
+	if [ "${len}" -lt 16 ]; then
+		echo "printk formats: none in this recording, not checked"
+		return
+	fi
+	python3 -c 'import sys
+f = open(sys.argv[1], "r+b")
+n = int(sys.argv[3])
+f.seek(int(sys.argv[2]))
+f.write(b"0 : \"\"\n" + b"x" * (n - 8) + b"\n")' "${bad}" "${at}" "${len}"
+	perf report --stdio -v -i "${bad}" > "${log}" 2>&1 || ret=$?
+	if [ "${ret}" != 0 ] || [ "$(grep -c 'too short, skipped' "${log}")" != 2 ]; then
+		tail -n 3 "${log}"
+		echo "printk formats too short: perf report exit ${ret} [Failed]"
+		err=1
+	else
+		echo "printk formats too short: skipped"
+	fi
+}
+
+check_tracing_printk
 
 cleanup
 exit ${err}

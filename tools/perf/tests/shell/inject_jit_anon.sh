@@ -534,6 +534,21 @@ names() {
 	perf script -i "$1" -F pid,ip,sym 2> /dev/null | awk '{ print $1, $3 }' > "$2"
 }
 
+# $1: what, $2: a recording, then outputs made of it: the leak checker
+# finds no address of the recording in each.
+no_leak() {
+	local what=$1 rec=$2 f
+
+	shift 2
+	for f in "$@"; do
+		if ! python3 "$audit" -q "$rec" "$f" > "${tmpdir}/audit.log" 2>&1; then
+			echo "FAIL: ${what}: addresses of the recording left in" \
+				"$(basename "$f"): $(tail -n1 "${tmpdir}/audit.log")"
+			err=1
+		fi
+	done
+}
+
 # $1: variant name, its jit.data made.  perf inject --jit --aslr in one
 # pass and in two, and perf inject --aslr alone, seen by a receiver who has
 # no perf-PID.map, compared with what the sender sees of perf inject --jit
@@ -568,14 +583,7 @@ aslr_check() {
 		diff "${dir}/aslr1.report" "${dir}/aslr2.report" | head -n 10
 		err=1
 	fi
-	for f in aslr1 aslr3; do
-		if ! python3 "$audit" -q "${dir}/perf.data" "${dir}/${f}.data" \
-			> "${dir}/audit.log" 2>&1; then
-			echo "FAIL: $1 --aslr: addresses of the recording left in ${f}:" \
-				"$(tail -n1 "${dir}/audit.log")"
-			err=1
-		fi
-	done
+	no_leak "$1 --aslr" "${dir}/perf.data" "${dir}/aslr1.data" "${dir}/aslr3.data"
 }
 
 # The receiver of a perf inject --jit --aslr output and of its perf
@@ -640,14 +648,7 @@ run_pipe_aslr() {
 	perf_maps -s "$dir"
 	same_names "$dir" "${dir}/jit.syms" "${dir}/aslr1.syms" "pipe-aslr --jit --aslr"
 	same_names "$dir" "${dir}/perf.syms" "${dir}/aslr3.syms" "pipe-aslr --aslr"
-	for f in aslr1 aslr3; do
-		if ! python3 "$audit" -q "${dir}/pipe.data" "${dir}/${f}.data" \
-			> "${dir}/audit.log" 2>&1; then
-			echo "FAIL: pipe-aslr: addresses of the recording left in ${f}:" \
-				"$(tail -n1 "${dir}/audit.log")"
-			err=1
-		fi
-	done
+	no_leak pipe-aslr "${dir}/pipe.data" "${dir}/aslr1.data" "${dir}/aslr3.data"
 }
 
 # perf script --symfs DIR reads the perf maps in DIR/tmp; without them the
@@ -669,12 +670,7 @@ run_symfs() {
 	if perf inject --aslr --symfs "${dir}/root" -i "${dir}/perf.data" \
 		-o "${dir}/aslr3.data" > "${dir}/aslr3.log" 2>&1; then
 		names "${dir}/aslr3.data" "${dir}/aslr3.syms"
-		if ! python3 "$audit" -q "${dir}/perf.data" "${dir}/aslr3.data" \
-			> "${dir}/audit.log" 2>&1; then
-			echo "FAIL: symfs --aslr: addresses of the recording left:" \
-				"$(tail -n1 "${dir}/audit.log")"
-			err=1
-		fi
+		no_leak "symfs --aslr" "${dir}/perf.data" "${dir}/aslr3.data"
 	else
 		echo "FAIL: symfs: perf inject --aslr --symfs: $(tail -n1 "${dir}/aslr3.log")"
 		err=1

@@ -39,6 +39,18 @@
 #include "util/session.h"
 #include "util/tool.h"
 
+/*
+ * libtraceevent 1.7.1 (Debian 12) loses a token of a malformed event format
+ * on the error path of tep_parse_event(): no pointer to it ever reaches perf,
+ * which can't free it (fuzz/open/README).  Only leaks under that call are
+ * suppressed: a tep handle perf forgets to free still reports.
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:tep_parse_event\n";
+}
+
 static char out_dir[] = "/tmp/perf-fuzz-aslr.XXXXXX";
 static char out_path[sizeof(out_dir) + 16];
 

@@ -255,7 +255,7 @@ struct aslr {
 	char			**dsos;
 	size_t			nr_dsos;
 	struct hashmap		*jitted;
-	/* The longest symbol of each perf map (struct dso * -> u64 *). */
+	/* The longest symbol of each perf map (dso -> struct aslr_perf_map_span). */
 	struct hashmap		*perf_map_spans;
 	u64			perf_map_dsos;
 	u64			perf_map_syms;
@@ -759,32 +759,42 @@ static int aslr__u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The length of the longest symbol of a perf map, and a reference to it. */
+struct aslr_perf_map_span {
+	struct dso	*dso;
+	u64		len;
+};
+
 /*
  * The length of the longest symbol of the perf map @dso, loaded: the
  * symbols a range can have start at most that much before it.  Found once
- * for each; ~0 if out of memory.
+ * for each, keyed by the dso itself, not by the reference the caller holds
+ * (one a get with reference count checking); ~0 if out of memory.
  */
 static u64 aslr__perf_map_span(struct aslr *aslr, struct dso *dso)
 {
+	struct aslr_perf_map_span *span;
 	struct symbol *sym;
-	u64 *span;
+	u64 len = 0;
 
-	if (hashmap__find(aslr->perf_map_spans, dso, &span))
-		return *span;
+	if (hashmap__find(aslr->perf_map_spans, RC_CHK_ACCESS(dso), &span))
+		return span->len;
 	span = zalloc(sizeof(*span));
 	if (!span)
 		return ~0ULL;
 	for (sym = dso__first_symbol(dso); sym; sym = dso__next_symbol(sym)) {
-		u64 len = max(sym->end, sym->start + 1) - sym->start;
+		u64 sym_len = max(sym->end, sym->start + 1) - sym->start;
 
-		*span = max(*span, len);
+		len = max(len, sym_len);
 	}
-	if (hashmap__add(aslr->perf_map_spans, dso, span)) {
+	span->len = len;
+	span->dso = dso__get(dso);
+	if (hashmap__add(aslr->perf_map_spans, RC_CHK_ACCESS(dso), span)) {
+		dso__put(span->dso);
 		free(span);
 		return ~0ULL;
 	}
-	dso__get(dso);
-	return *span;
+	return len;
 }
 
 /* The first symbol of @dso that starts at @addr or above. */
@@ -3244,8 +3254,10 @@ void aslr__delete(struct aslr *aslr)
 	}
 	if (aslr->perf_map_spans) {
 		hashmap__for_each_entry(aslr->perf_map_spans, cur, bkt) {
-			dso__put((struct dso *)cur->pkey);
-			free(cur->pvalue);
+			struct aslr_perf_map_span *span = cur->pvalue;
+
+			dso__put(span->dso);
+			free(span);
 		}
 		hashmap__free(aslr->perf_map_spans);
 	}

@@ -896,7 +896,7 @@ check_group_read_of_no_value
 # inject --aslr don't die reading it (they compared the names of the
 # events with branch counters, NULL: SIGSEGV).
 check_branch_counters_of_unnamed_events() {
-	local off size cmd ret
+	local off size sample cmd ret
 
 	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- \
 		perf test -w noploop 1 || return
@@ -907,10 +907,14 @@ check_branch_counters_of_unnamed_events() {
 		write_le $((off + 80)) $(($(read_le $((off + 80)) 8 "${bad}") | 1 << 19)) 8
 		off=$((off + $(read_le $((off + 6)) 2 "${bad}")))
 	done
-	while off=$(first_record 78 "${bad}" 16 "$(stat -c %s "${bad}")") && [ -n "${off}" ]; do
+	# The event updates come before the first sample: look for them there
+	# only (a walk of the whole pipe is one od a record).
+	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
+	sample=${off}
+	while off=$(first_record 78 "${bad}" 16 "${sample}") && [ -n "${off}" ]; do
 		write_le "${off}" 68 4
 	done
-	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
+	off=${sample}
 	size=$(read_le $((off + 6)) 2 "${bad}")
 	write_le $((off + 6)) $((size + 8)) 2
 	insert_zeros $((off + size)) 8
@@ -989,6 +993,22 @@ check_tracing_data_cut() {
 }
 
 check_tracing_data_cut
+
+# The saved command lines, the last part of the tracing data, given a size
+# 8 bytes past the end of its section: perf report, perf script and perf
+# inject --aslr refuse it (perf read on into the next section of the file,
+# and perf inject --aslr, which reads no further than the section, dropped
+# the tracing data and wrote a file perf can't read).
+check_tracing_data_past_section() {
+	local at
+
+	tracepoint_recording "tracing data past its section" || return 0
+	at=$(python3 "${tracing_data_edit}" "${bad}" offset cmdline-size)
+	write_le "${at}" $(($(read_le "${at}" 8 "${bad}") + 8)) 8
+	check_tracing_refused "command lines past the tracing data" "past its end"
+}
+
+check_tracing_data_past_section
 
 # The first system of events of the tracing data given a name of 9000 bytes
 # (perf read it into 8 KB on the stack: stack smashing), and its first event

@@ -21,7 +21,7 @@ out=$(mktemp /tmp/__perf_test.header_corrupt.XXXXXX)
 log=$(mktemp /tmp/__perf_test.header_corrupt.XXXXXX)
 
 cleanup() {
-	rm -f "${data}" "${bad}" "${out}" "${log}"
+	rm -f "${data}" "${bad}" "${out}" "${out}.old" "${log}"
 	trap - EXIT TERM INT
 }
 
@@ -1058,6 +1058,54 @@ f.write(b"0 : \"\"\n" + b"x" * (n - 8) + b"\n")' "${bad}" "${at}" "${len}"
 }
 
 check_tracing_printk
+
+# perf inject of an input it can't open and of a recording cut in the
+# middle of its data fails and leaves nothing under the output name (it
+# left an empty file, or what it had written); an output already there is
+# moved to NAME.old, as perf record does, when the new one is written, and
+# one that is not a regular file (a FIFO) is written, not replaced.
+check_inject_output() {
+	local what ret
+
+	for what in missing cut; do
+		ret=0
+		rm -f "${out}" "${out}.old"
+		if [ "${what}" = cut ]; then
+			head -c $(($(read_le 40 8) + $(read_le 48 8) / 2)) "${data}" > "${bad}"
+		else
+			rm -f "${bad}"
+		fi
+		perf inject -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
+		if [ "${ret}" = 0 ] || killed "${ret}" || [ -e "${out}" ]; then
+			echo "perf inject of a ${what} input: exit ${ret}, output left [Failed]"
+			err=1
+		else
+			echo "perf inject of a ${what} input: no output"
+		fi
+	done
+	cp "${data}" "${out}"
+	if ! perf inject -i "${data}" -o "${out}" > "${log}" 2>&1 ||
+	   ! cmp -s "${data}" "${out}.old" || [ ! -s "${out}" ]; then
+		echo "perf inject over an output there: not moved to .old [Failed]"
+		err=1
+	else
+		echo "perf inject over an output there: moved to .old"
+	fi
+	rm -f "${out}" "${out}.old"
+	# Not a regular file: written where it is, not replaced.
+	mkfifo "${out}"
+	cat "${out}" > /dev/null &
+	if ! perf inject -i "${data}" -o "${out}" > "${log}" 2>&1 || [ ! -p "${out}" ]; then
+		echo "perf inject into a FIFO: replaced by a file [Failed]"
+		err=1
+	else
+		echo "perf inject into a FIFO: written"
+	fi
+	wait
+	rm -f "${out}"
+}
+
+check_inject_output
 
 cleanup
 exit ${err}

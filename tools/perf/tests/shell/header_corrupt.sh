@@ -1101,6 +1101,8 @@ check_inject_output() {
 	else
 		echo "perf inject into a FIFO: written"
 	fi
+	# The reader waits for a writer forever if perf inject never opened it.
+	kill $! 2> /dev/null || true
 	wait
 	rm -f "${out}"
 }

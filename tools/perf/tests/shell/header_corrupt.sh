@@ -418,21 +418,6 @@ check_auxtrace_size() {
 check_auxtrace_size 0x8000000010000000
 check_auxtrace_size 0x10000000
 
-# The first id of the PERF_RECORD_ID_INDEX (69) of a system-wide recording
-# made one of no event: perf report refuses the file, perf inject --aslr,
-# which wrote the index as it was, too (its output was as unreadable).
-check_id_index() {
-	local off
-
-	find_record 69 PERF_RECORD_ID_INDEX || return
-	cp "${data}" "${bad}"
-	# header, nr, then the entries: id, idx, cpu, tid
-	write_le $((off + 16)) 0xdeadbeef 8
-	check_aslr_refuses "ID_INDEX with an id of no event"
-}
-
-check_id_index
-
 # The PERF_RECORD_ID_INDEX (69) cut to its header: perf took the size of its
 # entries for a negative number, read its count and entries from the next
 # records (perf report died of SIGSEGV).
@@ -495,6 +480,21 @@ check_attr_size() {
 }
 
 check_attr_size
+
+# The first id of the PERF_RECORD_ID_INDEX (69) of a system-wide recording
+# made one of no event: perf report refuses the file, perf inject --aslr,
+# which wrote the index as it was, too (its output was as unreadable).
+check_id_index() {
+	local off
+
+	find_record 69 PERF_RECORD_ID_INDEX || return
+	cp "${data}" "${bad}"
+	# header, nr, then the entries: id, idx, cpu, tid
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "ID_INDEX with an id of no event"
+}
+
+check_id_index
 
 # The data section said 4 bytes shorter: its last record crosses its end.
 # perf report and perf inject --aslr refuse it, saying where (perf unmapped
@@ -572,6 +572,21 @@ check_pipe_sample_types() {
 
 check_pipe_sample_types
 
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe made one of a type this
+# perf doesn't know (4, at 8), of a later perf: perf inject --aslr, which
+# can't tell what it holds, drops it and says so (it passed it on).
+check_event_update_type() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 8)) 4 8
+	check_aslr_drops "EVENT_UPDATE of an unknown type" EVENT_UPDATE \
+		"of types this perf doesn't know"
+}
+
+check_event_update_type
+
 # The events of a pipe of two, without their sample ids, the pipe cut
 # after them (the records that follow have the ids): perf reads such a pipe
 # (the samples all of the first event), not such a file.  perf inject
@@ -589,43 +604,6 @@ check_pipe_without_sample_ids() {
 }
 
 check_pipe_without_sample_ids
-
-# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
-# no event (its id at 16): perf report refuses it (of one event, takes any
-# id for that one's), perf inject --aslr too (it passed it on, its output
-# as unreadable: a pipe's first event update may come before the attr of
-# its second event, which the file written of the pipe has).
-check_event_update() {
-	local nr=$1 off
-
-	if [ "${nr}" = 1 ]; then
-		pipe_of perf record -q -o - -e task-clock:u -- true || return
-	else
-		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
-	fi
-	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
-	write_le $((off + 16)) 0xdeadbeef 8
-	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
-		"An event update of id 3735928559, of no event"
-}
-
-check_event_update 1
-check_event_update 2
-
-# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe made one of a type this
-# perf doesn't know (4, at 8), of a later perf: perf inject --aslr, which
-# can't tell what it holds, drops it and says so (it passed it on).
-check_event_update_type() {
-	local off
-
-	pipe_of perf record -q -o - -e task-clock:u -- true || return
-	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
-	write_le $((off + 8)) 4 8
-	check_aslr_drops "EVENT_UPDATE of an unknown type" EVENT_UPDATE \
-		"of types this perf doesn't know"
-}
-
-check_event_update_type
 
 # A pipe of perf stat record whose PERF_RECORD_THREAD_MAP (73) and
 # PERF_RECORD_STAT (76) are made PERF_RECORD_FINISHED_ROUND (68, whose
@@ -705,22 +683,6 @@ check_event_update_cpus() {
 
 check_event_update_cpus
 
-# The event of a pipe made a tracepoint (attr type 2, at 8 in the record),
-# of no format: the pipe has no tracing data.  perf inject --aslr, which
-# writes a file, refuses it (perf can't read a file of a tracepoint event
-# without its format: --aslr wrote one).
-check_tracepoint_without_format() {
-	local off
-
-	pipe_of perf record -q -o - -e task-clock:u -- true || return
-	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
-	write_le $((off + 8)) 2 4
-	check_aslr_refuses "tracepoint event of a pipe without tracing data" \
-		"has no format in its tracing data"
-}
-
-check_tracepoint_without_format
-
 # The first PERF_RECORD_MMAP2 (10) of a pipe, of the workload's binary, made
 # a kernel one (cpumode 1 in the misc field, at 4) named [vdso] (at 72): the
 # DSO perf makes of it, a module's, is the one of the workload's [vdso] map
@@ -739,34 +701,6 @@ check_user_map_of_kernel_dso() {
 }
 
 check_user_map_of_kernel_dso
-
-# A pipe of a group read by its leader ({task-clock:u,cpu-clock:u}:S: the
-# samples of the leader hold the values read of both, each with its id),
-# whose second event is given a branch stack (PERF_SAMPLE_BRANCH_STACK, bit
-# 11 of the sample type, at 24 in the attr) and whose first sample gives
-# its first value the id of the second (after IP, TID, TIME, ID, PERIOD,
-# the number of values and the first value: at 64 in the record; the next
-# value's id 16 bytes later, 24 with PERF_FORMAT_LOST, bit 4 of the read
-# format at 32 in the attr): perf delivers the sample as the second event's,
-# whose layout it hasn't got.  perf report reads it, perf inject --aslr too
-# (it rewrote it with the second event's layout: SIGSEGV).
-check_group_read_layout() {
-	local off type rf
-
-	pipe_of perf record -q -o - -e '{task-clock:u,cpu-clock:u}:S' -- \
-		perf test -w noploop 1 || return
-	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
-	find_pipe_record 64 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
-		"second PERF_RECORD_HEADER_ATTR" || return
-	type=$(read_le $((off + 32)) 8 "${bad}")
-	rf=$(read_le $((off + 40)) 8 "${bad}")
-	write_le $((off + 32)) $((type | 1 << 11)) 8
-	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
-	write_le $((off + 64)) "$(read_le $((off + 64 + (rf & 16 ? 24 : 16))) 8 "${bad}")" 8
-	check_aslr_readable "group read delivered as its second event"
-}
-
-check_group_read_layout
 
 # Insert $2 zero bytes at offset $1 of ${bad}.
 insert_zeros() {
@@ -799,37 +733,6 @@ check_attr_of_later_perf() {
 }
 
 check_attr_of_later_perf
-
-# The first PERF_RECORD_MMAP2 (10) of a pipe of two events moved between
-# their PERF_RECORD_HEADER_ATTRs (64), when the pipe has one event, its time
-# (8 bytes before its sample id, which ends it) made 0: perf delivers it at
-# once, not in time order, with the attrs after it.  With $1, its sample id
-# made $1, of no event.  perf reads such a pipe, the record taken for the
-# one event's whatever its id, and perf inject --aslr writes a file of both
-# events: of the first event's id, the record is rewritten; of no event's,
-# refused (it wrote a file that perf report refused: "failed to process
-# type: 10").
-check_record_before_second_attr() {
-	local id=${1:-} off attr size
-
-	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
-	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
-	attr=$((off + $(read_le $((off + 6)) 2 "${bad}")))
-	find_pipe_record 10 16 PERF_RECORD_MMAP2 || return
-	size=$(read_le $((off + 6)) 2 "${bad}")
-	write_le $((off + size - 16)) 0 8
-	[ -z "${id}" ] || write_le $((off + size - 8)) "${id}" 8
-	move_record "${off}" "${size}" "${attr}"
-	if [ -z "${id}" ]; then
-		check_aslr_readable "record of the first event before the second attr"
-	else
-		check_aslr_refuses "record of no event before the second attr" \
-			"names no event of the input"
-	fi
-}
-
-check_record_before_second_attr
-check_record_before_second_attr 0xdeadbeef
 
 # Three PERF_RECORD_MMAP2s (10) of a pipe made kernel ones (misc 1, at 4):
 # the first and the second (their executables taken for modules), the
@@ -950,6 +853,103 @@ check_pipe_record_under_header_size() {
 }
 
 check_pipe_record_under_header_size
+
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
+# no event (its id at 16): perf report refuses it (of one event, takes any
+# id for that one's), perf inject --aslr too (it passed it on, its output
+# as unreadable: a pipe's first event update may come before the attr of
+# its second event, which the file written of the pipe has).
+check_event_update() {
+	local nr=$1 off
+
+	if [ "${nr}" = 1 ]; then
+		pipe_of perf record -q -o - -e task-clock:u -- true || return
+	else
+		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	fi
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
+		"An event update of id 3735928559, of no event"
+}
+
+check_event_update 1
+check_event_update 2
+
+# The event of a pipe made a tracepoint (attr type 2, at 8 in the record),
+# of no format: the pipe has no tracing data.  perf inject --aslr, which
+# writes a file, refuses it (perf can't read a file of a tracepoint event
+# without its format: --aslr wrote one).
+check_tracepoint_without_format() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	write_le $((off + 8)) 2 4
+	check_aslr_refuses "tracepoint event of a pipe without tracing data" \
+		"has no format in its tracing data"
+}
+
+check_tracepoint_without_format
+
+# A pipe of a group read by its leader ({task-clock:u,cpu-clock:u}:S: the
+# samples of the leader hold the values read of both, each with its id),
+# whose second event is given a branch stack (PERF_SAMPLE_BRANCH_STACK, bit
+# 11 of the sample type, at 24 in the attr) and whose first sample gives
+# its first value the id of the second (after IP, TID, TIME, ID, PERIOD,
+# the number of values and the first value: at 64 in the record; the next
+# value's id 16 bytes later, 24 with PERF_FORMAT_LOST, bit 4 of the read
+# format at 32 in the attr): perf delivers the sample as the second event's,
+# whose layout it hasn't got.  perf report reads it, perf inject --aslr too
+# (it rewrote it with the second event's layout: SIGSEGV).
+check_group_read_layout() {
+	local off type rf
+
+	pipe_of perf record -q -o - -e '{task-clock:u,cpu-clock:u}:S' -- \
+		perf test -w noploop 1 || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	find_pipe_record 64 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
+		"second PERF_RECORD_HEADER_ATTR" || return
+	type=$(read_le $((off + 32)) 8 "${bad}")
+	rf=$(read_le $((off + 40)) 8 "${bad}")
+	write_le $((off + 32)) $((type | 1 << 11)) 8
+	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
+	write_le $((off + 64)) "$(read_le $((off + 64 + (rf & 16 ? 24 : 16))) 8 "${bad}")" 8
+	check_aslr_readable "group read delivered as its second event"
+}
+
+check_group_read_layout
+
+# The first PERF_RECORD_MMAP2 (10) of a pipe of two events moved between
+# their PERF_RECORD_HEADER_ATTRs (64), when the pipe has one event, its time
+# (8 bytes before its sample id, which ends it) made 0: perf delivers it at
+# once, not in time order, with the attrs after it.  With $1, its sample id
+# made $1, of no event.  perf reads such a pipe, the record taken for the
+# one event's whatever its id, and perf inject --aslr writes a file of both
+# events: of the first event's id, the record is rewritten; of no event's,
+# refused (it wrote a file that perf report refused: "failed to process
+# type: 10").
+check_record_before_second_attr() {
+	local id=${1:-} off attr size
+
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	attr=$((off + $(read_le $((off + 6)) 2 "${bad}")))
+	find_pipe_record 10 16 PERF_RECORD_MMAP2 || return
+	size=$(read_le $((off + 6)) 2 "${bad}")
+	write_le $((off + size - 16)) 0 8
+	[ -z "${id}" ] || write_le $((off + size - 8)) "${id}" 8
+	move_record "${off}" "${size}" "${attr}"
+	if [ -z "${id}" ]; then
+		check_aslr_readable "record of the first event before the second attr"
+	else
+		check_aslr_refuses "record of no event before the second attr" \
+			"names no event of the input"
+	fi
+}
+
+check_record_before_second_attr
+check_record_before_second_attr 0xdeadbeef
 
 # A recording of a tracepoint into ${bad}; fails, saying why the case $1 is
 # not checked, when there is no python3 or no tracepoint here.

@@ -2,6 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Make outgoing/: the series as mails, ready for git send-email.
 #   VERSION=N (default: the VERSION file)  PREFIX=PATCH  OUTGOING=dir
+#   TOPIC=number|name: only that topic of patches/series (make -f
+#   Makefile.series topics lists them), a thread of its own with the cover
+#   letter Documentation/covers/NAME.txt; git format-patch --base then adds
+#   base-commit: and a prerequisite-patch-id: line for each patch of the
+#   topics before it, as b4 and the maintainers' tools read them.
 # git format-patch --cover-letter --thread -vN --base of the work tree's
 # commits $BASE_TAG..$SERIES_BRANCH (they must be what patches/ gives),
 # signed off by the submitter (their git identity, see submitter() in
@@ -29,19 +34,35 @@ git=(git -C "$TREE" -c user.name="$SUBMITTER_NAME" -c user.email="$SUBMITTER_EMA
 	die "$TREE: branch $SERIES_BRANCH is not what patches/ gives: export it (make -f Makefile.series export) or re-apply"
 [ "$("${git[@]}" tag -l --format='%(contents:subject)' "$APPLIED_TAG")" = "series $(series_stamp)" ] ||
 	die "patches/ changed since it was applied: make -f Makefile.series apply"
-if [ "$version" -gt 1 ] && ! grep -q "^v$version:" "$cover_src"; then
-	die "$cover_src: no 'v$version:' entry under 'Changes since the previous version'"
-fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-step "git format-patch v$version '$prefix' of $BASE_TAG..$SERIES_BRANCH into $OUTGOING, signed off by $SUBMITTER"
+# The patches to mail: the series, or the patches first..last of a topic.
+mapfile -t commits < <("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH")
+first=1 last=${#commits[@]}
+range=$BASE_TAG..$SERIES_BRANCH
+if [ -n "${TOPIC:-}" ]; then
+	topic=$("$TOP/scripts/topics.sh" | awk -F '\t' -v t="$TOPIC" '$1 == t || $2 == t')
+	[ -n "$topic" ] || die "TOPIC=$TOPIC: no such topic (make -f Makefile.series topics lists them)"
+	IFS=$'\t' read -r _ name first last _ <<< "$topic"
+	cover_src=${COVERS:-$TOP/Documentation/covers}/$name.txt
+	[ -f "$cover_src" ] || die "$cover_src: topic $TOPIC has no cover letter, write it (see Documentation/cover-letter.txt)"
+	from=$BASE_TAG
+	[ "$first" = 1 ] || from=${commits[first - 2]}
+	range=$from..${commits[last - 1]}
+fi
+
+if [ "$version" -gt 1 ] && ! grep -q "^v$version:" "$cover_src"; then
+	die "$cover_src: no 'v$version:' entry under 'Changes since the previous version'"
+fi
+
+step "git format-patch v$version '$prefix' of $range into $OUTGOING, signed off by $SUBMITTER"
 mkdir -p "$OUTGOING"
 rm -f "$OUTGOING"/*.patch
 "${git[@]}" format-patch -q --cover-letter --thread=shallow -v"$version" \
 	--subject-prefix="$prefix" --base="$BASE_TAG" --signoff --from="$SUBMITTER" \
-	--no-renames --filename-max-length=100 -o "$OUTGOING" "$BASE_TAG..$SERIES_BRANCH" > /dev/null
+	--no-renames --filename-max-length=100 -o "$OUTGOING" "$range" > /dev/null
 mapfile -t mails < <(find "$OUTGOING" -maxdepth 1 -name '*.patch' | sort)
 cover=${mails[0]}
 [[ $cover == *-0000-cover-letter.patch ]] || die "no cover letter in $OUTGOING"
@@ -64,14 +85,15 @@ subject=$(head -n 1 "$tmp/cover.txt")
 "${git[@]}" log --reverse --format=%s "$BASE_TAG..$SERIES_BRANCH" > "$tmp/subjects"
 # the patches grouped as in patches/series: a comment right before a
 # patch (no blank line between) names its group
-awk -v n="$n" '
+awk -v n="$n" -v first="$first" -v last="$last" -v all="${#commits[@]}" '
 	NR == FNR { subj[NR] = $0; next }
 	/^#/ { c = c (c == "" ? "" : " ") substr($0, 3); next }
 	!NF { c = ""; next }
 	{ i++
-	  if (c != "") { printf "%s%s\n", (i > 1 ? "\n" : ""), c; c = "" }
-	  printf "  [%0*d/%d] %s\n", length(n), i, n, subj[i] }
-	END { if (i != n) exit 1 }' "$tmp/subjects" "$PATCHES/series" > "$tmp/series.txt" ||
+	  if (i < first || i > last) { c = ""; next }
+	  if (c != "") { printf "%s%s\n", (i > first ? "\n" : ""), c; c = "" }
+	  printf "  [%0*d/%d] %s\n", length(n), i - first + 1, n, subj[i] }
+	END { if (i != all) exit 1 }' "$tmp/subjects" "$PATCHES/series" > "$tmp/series.txt" ||
 	die "patches/series and $BASE_TAG..$SERIES_BRANCH differ in length"
 tail -n +3 "$tmp/cover.txt" | awk -v kver="$KVER" -v list="$tmp/series.txt" '
 	/^@SERIES@$/ { while ((getline l < list) > 0) print l; next }
@@ -79,7 +101,8 @@ tail -n +3 "$tmp/cover.txt" | awk -v kver="$KVER" -v list="$tmp/series.txt" '
 awk -v subject="$subject" -v body="$tmp/body.txt" '
 	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subject) }
 	/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline l < body) > 0) print l; next }
-	{ print }' "$cover" > "$tmp/m" && cat "$tmp/m" > "$cover"
+	/^perf-aslr-series \([0-9]+\):$/ { sub(/^perf-aslr-series/, name) }
+	{ print }' name="$SUBMITTER_NAME" "$cover" > "$tmp/m" && cat "$tmp/m" > "$cover"
 
 # Recipients.  MAINTAINERS.snippet proposes the submitter as maintainer
 # of the files the series adds: they are the sender, not a recipient.

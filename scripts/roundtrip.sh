@@ -7,6 +7,12 @@
 #                         "Round-Trip Test <round-trip-test@example.invalid>"
 #                         (no git identity is needed, e.g. in CI), then
 #   roundtrip.sh MBOX     only this: check MBOX (e.g. build/sent.mbox)
+#   roundtrip.sh topics   each topic of patches/series (scripts/topics.sh)
+#                         mailed as a thread of its own (mail.sh TOPIC=n),
+#                         sent, checked as below and applied with git am
+#                         after the topics before it; each cover letter
+#                         must carry base-commit: $BASE_TAG and one
+#                         prerequisite-patch-id: per patch before the topic
 # The mbox must hold a cover letter and one mail per commit of the series,
 # each patch a reply to the cover letter.  Its patches go with git am onto
 # a git worktree of the work tree at $BASE_TAG (build/linux-*-roundtrip);
@@ -19,6 +25,9 @@ set -euo pipefail
 
 wt=$BUILD/linux-$KVER-roundtrip
 mbox=${1:-}
+if [ "$mbox" = topics ]; then
+	exec "$TOP/scripts/roundtrip-topics.sh"
+fi
 if [ -z "$mbox" ]; then
 	export OUTGOING=$BUILD/roundtrip/outgoing SENT_MBOX=$BUILD/roundtrip/sent.mbox
 	# only this check sets them: a test identity, nobody's

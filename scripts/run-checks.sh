@@ -71,6 +71,8 @@ check "workbench: a stale tools/ mirror is refused" "$TOP/scripts/selftest.sh" s
 
 part "submission and packaging"
 check "mail: the send-local mbox, applied with git am to $BASE_TAG, gives the quilt tree" "$TOP/scripts/roundtrip.sh"
+check "mail: each topic a thread of its own, with base-commit and prerequisites, applied in order by git am, gives the quilt tree" "$TOP/scripts/roundtrip.sh" topics
+check "mail: a topic without its cover letter, or of another name, is refused" "$TOP/scripts/selftest.sh" topic-cover
 check "mail: no identity, or the placeholder one, is refused" "$TOP/scripts/selftest.sh" no-identity
 check "mail: a patch changed on the way fails the round trip" "$TOP/scripts/selftest.sh" roundtrip-tamper
 check "mail: fixes-tags.sh proposes the commit that last changed what a fix changes" "$TOP/scripts/selftest.sh" fixes-tags

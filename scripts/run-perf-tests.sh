@@ -24,11 +24,13 @@ list_file=$TOP/scripts/perf-tests.list
 mkdir -p "$logs"
 
 descriptions() {
-	grep -v '^#' "$list_file" | sed '/^[[:space:]]*$/d' | cut -f1
-	for t in "$TOP"/tools/perf/tests/shell/*.sh; do
-		[ -e "$t" ] || continue
-		sed -n '2s/^# *//p' "$t"
-	done
+	{
+		grep -v '^#' "$list_file" | sed '/^[[:space:]]*$/d' | cut -f1
+		for t in "$TOP"/tools/perf/tests/shell/*.sh; do
+			[ -e "$t" ] || continue
+			sed -n '2s/^# *//p' "$t"
+		done
+	} | awk '!seen[$0]++'	# a series' test listed for its note runs once
 }
 
 # The note after the TAB of a test in perf-tests.list.

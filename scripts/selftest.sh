@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Self-tests of the workbench: each case breaks one thing in a scratch copy
 # and checks that the script guarding against it fails with a clear message.
-#   selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper|
-#               fixes-tags
+#   selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|topic-cover|
+#               roundtrip-tamper|fixes-tags
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -83,6 +83,15 @@ no-identity)
 			expect_failure "no git identity" "$TOP/scripts/mail.sh"
 	fi
 	;;
+topic-cover)
+	# a topic is mailed only with its own cover letter, and only a topic
+	# of patches/series
+	export OUTGOING=$tmp/outgoing
+	export SUBMITTER_NAME="Round-Trip Test" SUBMITTER_EMAIL=round-trip-test@example.invalid
+	mkdir -p "$tmp/covers"
+	COVERS=$tmp/covers TOPIC=1 expect_failure "has no cover letter" "$TOP/scripts/mail.sh"
+	TOPIC=no-such-topic expect_failure "no such topic" "$TOP/scripts/mail.sh"
+	;;
 roundtrip-tamper)
 	# a mailed patch whose added line changed on the way: git am applies
 	# it, the round trip must see the tree differ.  The mbox of the round
@@ -116,17 +125,28 @@ fixes-tags)
 	sed -i 's/int d;/int d, e;/' "$repo/f.c"
 	"${g[@]}" commit -q -a -m "third: add e"
 	"${g[@]}" tag v6.12.107
+	# a series: 0001 adds two lines above (the line numbers of 0002 are
+	# those after it), 0002 fixes b and changes a line 0001 added
+	mkdir "$tmp/series"
+	sed -i '1i int z1;\nint z2;' "$repo/f.c"
+	"${g[@]}" commit -q -a -m "series: add z1, z2"
+	"${g[@]}" format-patch -q -1 -o "$tmp/series"
 	sed -i 's/long b;/unsigned long b;/; /int c;/a int c2;' "$repo/f.c"
-	"${g[@]}" diff > "$tmp/fix.patch"
-	"${g[@]}" checkout -q f.c
-	out=$("$TOP/scripts/fixes-tags.sh" "$repo" "$tmp/fix.patch")
-	if ! grep -q "Fixes: $second (\"second: make b long\")    \[1 lines\]" <<< "$out"; then
+	sed -i 's/int z2;/long z2;/' "$repo/f.c"
+	"${g[@]}" commit -q -a -m "fix: make b unsigned"
+	"${g[@]}" format-patch -q -1 --start-number=2 -o "$tmp/series"
+	"${g[@]}" reset -q --hard v6.12.107
+	find "$tmp/series" -name '*.patch' -printf '%f\n' | sort > "$tmp/series/series"
+	fix=$(ls "$tmp"/series/0002-*.patch)
+	out=$("$TOP/scripts/fixes-tags.sh" "$repo" "$fix")
+	if ! grep -q "Fixes: $second (\"second: make b long\")    \[1 lines\]" <<< "$out" ||
+	   ! grep -q "1 lines written by earlier patches of the series" <<< "$out"; then
 		printf '%s\n' "$out"
-		die "fixes-tags.sh did not propose $second"
+		die "fixes-tags.sh did not propose $second, or missed the line of the series"
 	fi
 	echo "proposed as expected: $(grep Fixes: <<< "$out")"
 	;;
 *)
-	die "usage: selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|roundtrip-tamper|fixes-tags"
+	die "usage: selftest.sh bad-tarball|fuzz|stale-mirror|no-identity|topic-cover|roundtrip-tamper|fixes-tags"
 	;;
 esac

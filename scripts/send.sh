@@ -17,8 +17,11 @@ submitter
 mapfile -t mails < <(find "$OUTGOING" -maxdepth 1 -name '*.patch' 2> /dev/null | sort)
 [ ${#mails[@]} -gt 0 ] || die "$OUTGOING has no mails: make -f Makefile.series mail"
 made_from=$(awk 'NR == 1 { print $2 }' "${mails[0]}")
-[ "$made_from" = "$(git -C "$TREE" rev-parse "$SERIES_BRANCH")" ] ||
-	die "$OUTGOING was made from ${made_from:0:12}, the series is now $(git -C "$TREE" rev-parse --short=12 "$SERIES_BRANCH"): make -f Makefile.series mail"
+# the last commit mailed: the series' last, or a topic's (mail TOPIC=n)
+if ! git -C "$TREE" merge-base --is-ancestor "$made_from" "$SERIES_BRANCH" 2> /dev/null ||
+   git -C "$TREE" merge-base --is-ancestor "$made_from" "$BASE_TAG"; then
+	die "$OUTGOING was made from ${made_from:0:12}, not a commit of the series now ($(git -C "$TREE" rev-parse --short=12 "$SERIES_BRANCH")): make -f Makefile.series mail"
+fi
 [ -x "$(git --exec-path)/git-send-email" ] ||
 	die "git send-email is missing: make -f Makefile.series deps (package git-email)"
 

@@ -129,6 +129,12 @@ check_section_size() {
 }
 
 echo "Recording"
+# A system wide recording: it has an id index and the records of every CPU.
+if ! perf record -q -a -o /dev/null -- true > /dev/null 2>&1; then
+	echo "perf record -a isn't permitted here (root or perf_event_paranoid <= 0) [Skip]"
+	cleanup
+	exit 2
+fi
 if ! perf record -q -a -o "${data}" -- perf test -w noploop 1 > "${log}" 2>&1; then
 	cat "${log}"
 	echo "perf record failed [Failed]"
@@ -883,6 +889,10 @@ check_event_update 2
 check_tracepoint_without_format() {
 	local off
 
+	if ! perf check feature -q libtraceevent; then
+		echo "tracepoint event of a pipe without tracing data: perf without libtraceevent, not checked"
+		return
+	fi
 	pipe_of perf record -q -o - -e task-clock:u -- true || return
 	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
 	write_le $((off + 8)) 2 4
@@ -952,11 +962,18 @@ check_record_before_second_attr
 check_record_before_second_attr 0xdeadbeef
 
 # A recording of a tracepoint into ${bad}; fails, saying why the case $1 is
-# not checked, when there is no python3 or no tracepoint here.
+# not checked, when there is no python3, libtraceevent or tracepoint here,
+# and as a failure of the test if perf record fails all the same.
 tracepoint_recording() {
-	if ! command -v python3 > /dev/null ||
-	   ! perf record -q -e sched:sched_process_exec -o "${bad}" -- true > "${log}" 2>&1; then
-		echo "$1: no python3 or no tracepoint here, not checked"
+	if ! command -v python3 > /dev/null || ! perf check feature -q libtraceevent ||
+	   ! perf record -q -e sched:sched_process_exec -o /dev/null -- true > /dev/null 2>&1; then
+		echo "$1: no python3, libtraceevent or tracepoint here, not checked"
+		return 1
+	fi
+	if ! perf record -q -e sched:sched_process_exec -o "${bad}" -- true > "${log}" 2>&1; then
+		cat "${log}"
+		echo "$1: perf record failed [Failed]"
+		err=1
 		return 1
 	fi
 }

@@ -19,7 +19,9 @@ for tool in cc objcopy python3; do
 		exit 2
 	fi
 done
-if ! perf probe -h 2>&1 | grep -q -e '--funcs'; then
+# shellcheck source=lib/probe.sh
+. "$(dirname "$0")"/lib/probe.sh
+if ! skip_if_no_perf_probe; then
 	echo "skip: this perf has no perf probe"
 	exit 2
 fi
@@ -136,7 +138,7 @@ elif ! perf buildid-list -i "${tmpdir}/prog" 2> /dev/null | grep -q '^[0-9a-f]\{
 	echo "SKIP: cut build-id note: no 20-byte build-id read from the intact program"
 else
 	bid=$(perf buildid-list -i "${tmpdir}/bad-note" 2> /dev/null) || ret=$?
-	if [ "${ret}" -gt 128 ]; then
+	if [ "${ret}" -gt 128 ] && [ "${ret}" -lt 160 ]; then
 		echo "FAIL: cut build-id note: perf buildid-list died of signal $((ret - 128))"
 		err=1
 	elif grep -q '^[0-9a-f]\{40\}$' <<< "${bid}"; then

@@ -88,7 +88,13 @@ check_feature() {
 
 	off=$(feature_offset "${feat}")
 	if [ -z "${off}" ]; then
-		echo "${name}: not in this recording, not checked"
+		case "${feat}" in
+		3|11|12)	# perf record always writes them
+			echo "${name}: not in the recording [Failed]"
+			err=1 ;;
+		*)
+			echo "${name}: not in this recording, not checked" ;;
+		esac
 		return
 	fi
 	cp "${data}" "${bad}"
@@ -113,7 +119,8 @@ check_section_size() {
 
 	entry=$(feature_entry 11)
 	if [ -z "${entry}" ]; then
-		echo "CMDLINE: not in this recording, not checked"
+		echo "CMDLINE: not in the recording, which perf record always writes [Failed]"
+		err=1
 		return
 	fi
 	cp "${data}" "${bad}"

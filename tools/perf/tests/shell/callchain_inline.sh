@@ -78,7 +78,8 @@ if ! awk '$2 == "inner" && $3 == "(inlined)" { ip = $1; next }
 	echo "FAIL: perf script shows no inner (inlined) before outer in the call graphs"
 	err=1
 fi
-if ! perf script -i "${tmpdir}/perf.data" -F ip,sym --no-inline > "${tmpdir}/noinl.txt" 2> /dev/null ||
+if ! perf script -i "${tmpdir}/perf.data" -F ip,sym --no-inline \
+		> "${tmpdir}/noinl.txt" 2> /dev/null ||
    ! grep -q ' outer' "${tmpdir}/noinl.txt"; then
 	echo "FAIL: perf script --no-inline shows no outer"
 	err=1

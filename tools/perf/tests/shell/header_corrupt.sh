@@ -897,7 +897,8 @@ check_tracepoint_without_format() {
 	local off
 
 	if ! perf check feature -q libtraceevent; then
-		echo "tracepoint event of a pipe without tracing data: perf without libtraceevent, not checked"
+		echo "tracepoint event of a pipe without tracing data:" \
+			"perf without libtraceevent, not checked"
 		return
 	fi
 	pipe_of perf record -q -o - -e task-clock:u -- true || return

@@ -456,7 +456,8 @@ test_breakpoint() {
 		echo "Skip physical addresses: the recording has none (a VM?)"
 		return
 	fi
-	if ! perf script -F phys_addr -i "${d}/phys-out.data" > "${d}/phys-out.txt" 2> /dev/null; then
+	if ! perf script -F phys_addr -i "${d}/phys-out.data" \
+			> "${d}/phys-out.txt" 2> /dev/null; then
 		fail "phys: perf script can't read the output"
 	elif [ "$(wc -l < "${d}/phys.txt")" != "$(wc -l < "${d}/phys-out.txt")" ]; then
 		fail "phys: samples with a physical address lost"
@@ -888,7 +889,8 @@ test_strip_host() {
 	perf inject --aslr --strip-host -i - -o - < "${d}/orig.pipe" |
 		perf inject -i - -o "${d}/strip-pipe.data"
 	for f in strip.data strip-pipe.data; do
-		if ! perf report --header-only -i "${d}/${f}" > "${d}/${f}.header" 2> /dev/null; then
+		if ! perf report --header-only -i "${d}/${f}" \
+				> "${d}/${f}.header" 2> /dev/null; then
 			fail "strip-host: perf report can't read the header of ${f}"
 		elif grep -q -E '^# (hostname|cmdline) :' "${d}/${f}.header"; then
 			fail "strip-host: ${f} has the hostname or the command line"
@@ -968,7 +970,8 @@ test_verify() {
 	else
 		# 1: a leak found; 0 (none) or 2 (no check) would miss it.
 		ret=0
-		"${audit_python}" "${audit}" "${d}/orig.data" "${d}/unverified.data" > /dev/null || ret=$?
+		"${audit_python}" "${audit}" "${d}/orig.data" "${d}/unverified.data" \
+			> /dev/null || ret=$?
 		[ "${ret}" = 1 ] ||
 			fail "verify: the leak checker doesn't find the host name (exit ${ret})"
 	fi
@@ -1055,7 +1058,8 @@ else
 			fail "zstd: compressed records in ${f}"
 		fi
 	done
-	if ! perf report --header-only -i "${tmpdir}/zstd/out.data" > "${tmpdir}/zstd/header.txt" 2> /dev/null; then
+	if ! perf report --header-only -i "${tmpdir}/zstd/out.data" \
+			> "${tmpdir}/zstd/header.txt" 2> /dev/null; then
 		fail "zstd: perf report can't read the header of the output"
 	elif grep -q '^# compressed' "${tmpdir}/zstd/header.txt"; then
 		fail "zstd: the output header says it is compressed"

@@ -431,6 +431,21 @@ check_auxtrace_size() {
 check_auxtrace_size 0x8000000010000000
 check_auxtrace_size 0x10000000
 
+# The first id of the PERF_RECORD_ID_INDEX (69) of a system-wide recording
+# made one of no event: perf report refuses the file, perf inject --aslr,
+# which wrote the index as it was, too (its output was as unreadable).
+check_id_index() {
+	local off
+
+	find_record 69 PERF_RECORD_ID_INDEX || return
+	cp "${data}" "${bad}"
+	# header, nr, then the entries: id, idx, cpu, tid
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "ID_INDEX with an id of no event"
+}
+
+check_id_index
+
 # The PERF_RECORD_ID_INDEX (69) cut to its header: perf took the size of its
 # entries for a negative number, read its count and entries from the next
 # records (perf report died of SIGSEGV).
@@ -493,21 +508,6 @@ check_attr_size() {
 }
 
 check_attr_size
-
-# The first id of the PERF_RECORD_ID_INDEX (69) of a system-wide recording
-# made one of no event: perf report refuses the file, perf inject --aslr,
-# which wrote the index as it was, too (its output was as unreadable).
-check_id_index() {
-	local off
-
-	find_record 69 PERF_RECORD_ID_INDEX || return
-	cp "${data}" "${bad}"
-	# header, nr, then the entries: id, idx, cpu, tid
-	write_le $((off + 16)) 0xdeadbeef 8
-	check_aslr_refuses "ID_INDEX with an id of no event"
-}
-
-check_id_index
 
 # The data section said 4 bytes shorter: its last record crosses its end.
 # perf report and perf inject --aslr refuse it, saying where (perf unmapped
@@ -584,6 +584,28 @@ check_pipe_sample_types() {
 }
 
 check_pipe_sample_types
+
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
+# no event (its id at 16): perf report refuses it (of one event, takes any
+# id for that one's), perf inject --aslr too (it passed it on, its output
+# as unreadable: a pipe's first event update may come before the attr of
+# its second event, which the file written of the pipe has).
+check_event_update() {
+	local nr=$1 off
+
+	if [ "${nr}" = 1 ]; then
+		pipe_of perf record -q -o - -e task-clock:u -- true || return
+	else
+		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	fi
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
+		"An event update of id 3735928559, of no event"
+}
+
+check_event_update 1
+check_event_update 2
 
 # The first PERF_RECORD_EVENT_UPDATE (78) of a pipe made one of a type this
 # perf doesn't know (4, at 8), of a later perf: perf inject --aslr, which
@@ -866,28 +888,6 @@ check_pipe_record_under_header_size() {
 }
 
 check_pipe_record_under_header_size
-
-# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
-# no event (its id at 16): perf report refuses it (of one event, takes any
-# id for that one's), perf inject --aslr too (it passed it on, its output
-# as unreadable: a pipe's first event update may come before the attr of
-# its second event, which the file written of the pipe has).
-check_event_update() {
-	local nr=$1 off
-
-	if [ "${nr}" = 1 ]; then
-		pipe_of perf record -q -o - -e task-clock:u -- true || return
-	else
-		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
-	fi
-	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
-	write_le $((off + 16)) 0xdeadbeef 8
-	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
-		"An event update of id 3735928559, of no event"
-}
-
-check_event_update 1
-check_event_update 2
 
 # The event of a pipe made a tracepoint (attr type 2, at 8 in the record),
 # of no format: the pipe has no tracing data.  perf inject --aslr, which

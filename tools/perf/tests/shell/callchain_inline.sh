@@ -54,12 +54,19 @@ int main(void)
 	return 0;
 }
 EOF
-if ! cc -O2 -g -fno-omit-frame-pointer -o "${tmpdir}/inl" "${tmpdir}/inl.c" 2> /dev/null; then
-	skip "no C compiler"
+command -v cc > /dev/null || skip "no C compiler"
+perf record -q -e task-clock:u -o /dev/null -- true > /dev/null 2>&1 ||
+	skip "perf record -e task-clock:u isn't permitted here"
+if ! cc -O2 -g -fno-omit-frame-pointer -o "${tmpdir}/inl" "${tmpdir}/inl.c"; then
+	echo "FAIL: the workload doesn't build"
+	cleanup
+	exit 1
 fi
 if ! perf record -q -e task-clock:u -g -o "${tmpdir}/perf.data" -- "${tmpdir}/inl" \
 		> /dev/null 2>&1; then
-	skip "perf record -e task-clock:u -g failed"
+	echo "FAIL: perf record -e task-clock:u -g failed"
+	cleanup
+	exit 1
 fi
 
 # An entry in inner(), then one in outer() at the same address.
@@ -71,8 +78,12 @@ if ! awk '$2 == "inner" && $3 == "(inlined)" { ip = $1; next }
 	echo "FAIL: perf script shows no inner (inlined) before outer in the call graphs"
 	err=1
 fi
-if perf script -i "${tmpdir}/perf.data" -F ip,sym --no-inline 2> /dev/null |
-		grep -q '(inlined)'; then
+if ! perf script -i "${tmpdir}/perf.data" -F ip,sym --no-inline \
+		> "${tmpdir}/noinl.txt" 2> /dev/null ||
+   ! grep -q ' outer' "${tmpdir}/noinl.txt"; then
+	echo "FAIL: perf script --no-inline shows no outer"
+	err=1
+elif grep -q '(inlined)' "${tmpdir}/noinl.txt"; then
 	echo "FAIL: perf script --no-inline shows inlined functions"
 	err=1
 fi

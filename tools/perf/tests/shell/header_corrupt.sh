@@ -88,7 +88,13 @@ check_feature() {
 
 	off=$(feature_offset "${feat}")
 	if [ -z "${off}" ]; then
-		echo "${name}: not in this recording, not checked"
+		case "${feat}" in
+		3|11|12)	# perf record always writes them
+			echo "${name}: not in the recording [Failed]"
+			err=1 ;;
+		*)
+			echo "${name}: not in this recording, not checked" ;;
+		esac
 		return
 	fi
 	cp "${data}" "${bad}"
@@ -113,7 +119,8 @@ check_section_size() {
 
 	entry=$(feature_entry 11)
 	if [ -z "${entry}" ]; then
-		echo "CMDLINE: not in this recording, not checked"
+		echo "CMDLINE: not in the recording, which perf record always writes [Failed]"
+		err=1
 		return
 	fi
 	cp "${data}" "${bad}"
@@ -129,6 +136,12 @@ check_section_size() {
 }
 
 echo "Recording"
+# A system wide recording: it has an id index and the records of every CPU.
+if ! perf record -q -a -o /dev/null -- true > /dev/null 2>&1; then
+	echo "perf record -a isn't permitted here (root or perf_event_paranoid <= 0) [Skip]"
+	cleanup
+	exit 2
+fi
 if ! perf record -q -a -o "${data}" -- perf test -w noploop 1 > "${log}" 2>&1; then
 	cat "${log}"
 	echo "perf record failed [Failed]"
@@ -392,6 +405,95 @@ check_short_record 7 32 "FORK record too short for its sample id"
 check_short_record 10 40 "MMAP2 record too short for its fields" \
 	"record of type 10 too short for its fields or string"
 
+# An attr with a branch call stack (PERF_SAMPLE_BRANCH_CALL_STACK, bit 11
+# of branch_sample_type, at 72 in the attr) whose samples hold no callchain
+# (perf record -j any,call_stack without -g makes one) or a callchain but no
+# branch stack (a corrupt file): perf inject -b, which walks the callchain
+# of each sample, takes it for a plain one (it read the NULL callchain or
+# branch stack of the sample: SIGSEGV).
+check_lbr_call_stack() {
+	local g what ret bst
+
+	for g in "" -g; do
+		what="branch call stack without ${g:+branch stack}${g:-callchain}"
+		if ! perf record -q ${g} -o - -- perf test -w noploop 1 > "${bad}" 2> "${log}"; then
+			cat "${log}"
+			echo "${what}: perf record ${g} -o - failed [Failed]"
+			err=1
+			return
+		fi
+		if [ "$(read_le 16 4 "${bad}")" != 64 ]; then
+			echo "${what}: no attr record first in the pipe [Failed]"
+			err=1
+			return
+		fi
+		# The attr follows the record header: branch_sample_type at 24 + 72.
+		bst=$(read_le 96 8 "${bad}")
+		write_le 96 $((bst | (1 << 11))) 8
+		ret=0
+		perf inject -b -i - -o "${out}" < "${bad}" > "${log}" 2>&1 || ret=$?
+		if [ "${ret}" != 0 ]; then
+			tail -n 3 "${log}"
+			echo "${what}: perf inject -b exit ${ret} [Failed]"
+			err=1
+		else
+			echo "${what}: read"
+		fi
+	done
+}
+
+check_lbr_call_stack
+
+# perf inject of an input it can't open and of a recording cut in the
+# middle of its data fails and leaves nothing under the output name (it
+# left an empty file, or what it had written); an output already there is
+# moved to NAME.old, as perf record does, when the new one is written, and
+# one that is not a regular file (a FIFO) is written, not replaced.
+check_inject_output() {
+	local what ret
+
+	for what in missing cut; do
+		ret=0
+		rm -f "${out}" "${out}.old"
+		if [ "${what}" = cut ]; then
+			head -c $(($(read_le 40 8) + $(read_le 48 8) / 2)) "${data}" > "${bad}"
+		else
+			rm -f "${bad}"
+		fi
+		perf inject -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
+		if [ "${ret}" = 0 ] || killed "${ret}" || [ -e "${out}" ]; then
+			echo "perf inject of a ${what} input: exit ${ret}, output left [Failed]"
+			err=1
+		else
+			echo "perf inject of a ${what} input: no output"
+		fi
+	done
+	cp "${data}" "${out}"
+	if ! perf inject -i "${data}" -o "${out}" > "${log}" 2>&1 ||
+	   ! cmp -s "${data}" "${out}.old" || [ ! -s "${out}" ]; then
+		echo "perf inject over an output there: not moved to .old [Failed]"
+		err=1
+	else
+		echo "perf inject over an output there: moved to .old"
+	fi
+	rm -f "${out}" "${out}.old"
+	# Not a regular file: written where it is, not replaced.
+	mkfifo "${out}"
+	cat "${out}" > /dev/null &
+	if ! perf inject -i "${data}" -o "${out}" > "${log}" 2>&1 || [ ! -p "${out}" ]; then
+		echo "perf inject into a FIFO: replaced by a file [Failed]"
+		err=1
+	else
+		echo "perf inject into a FIFO: written"
+	fi
+	# The reader waits for a writer forever if perf inject never opened it.
+	kill $! 2> /dev/null || true
+	wait
+	rm -f "${out}"
+}
+
+check_inject_output
+
 # The first PERF_RECORD_FORK made an AUXTRACE (71) followed by $1 bytes of
 # data, more than the file holds: perf inject --aslr, which skips the data,
 # refuses it and ends.  2^63 + 256 MB, negative as the s64 a tool returns it
@@ -572,6 +674,21 @@ check_pipe_sample_types() {
 
 check_pipe_sample_types
 
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe made one of a type this
+# perf doesn't know (4, at 8), of a later perf: perf inject --aslr, which
+# can't tell what it holds, drops it and says so (it passed it on).
+check_event_update_type() {
+	local off
+
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 8)) 4 8
+	check_aslr_drops "EVENT_UPDATE of an unknown type" EVENT_UPDATE \
+		"of types this perf doesn't know"
+}
+
+check_event_update_type
+
 # The events of a pipe of two, without their sample ids, the pipe cut
 # after them (the records that follow have the ids): perf reads such a pipe
 # (the samples all of the first event), not such a file.  perf inject
@@ -589,43 +706,6 @@ check_pipe_without_sample_ids() {
 }
 
 check_pipe_without_sample_ids
-
-# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
-# no event (its id at 16): perf report refuses it (of one event, takes any
-# id for that one's), perf inject --aslr too (it passed it on, its output
-# as unreadable: a pipe's first event update may come before the attr of
-# its second event, which the file written of the pipe has).
-check_event_update() {
-	local nr=$1 off
-
-	if [ "${nr}" = 1 ]; then
-		pipe_of perf record -q -o - -e task-clock:u -- true || return
-	else
-		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
-	fi
-	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
-	write_le $((off + 16)) 0xdeadbeef 8
-	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
-		"An event update of id 3735928559, of no event"
-}
-
-check_event_update 1
-check_event_update 2
-
-# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe made one of a type this
-# perf doesn't know (4, at 8), of a later perf: perf inject --aslr, which
-# can't tell what it holds, drops it and says so (it passed it on).
-check_event_update_type() {
-	local off
-
-	pipe_of perf record -q -o - -e task-clock:u -- true || return
-	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
-	write_le $((off + 8)) 4 8
-	check_aslr_drops "EVENT_UPDATE of an unknown type" EVENT_UPDATE \
-		"of types this perf doesn't know"
-}
-
-check_event_update_type
 
 # A pipe of perf stat record whose PERF_RECORD_THREAD_MAP (73) and
 # PERF_RECORD_STAT (76) are made PERF_RECORD_FINISHED_ROUND (68, whose
@@ -705,22 +785,6 @@ check_event_update_cpus() {
 
 check_event_update_cpus
 
-# The event of a pipe made a tracepoint (attr type 2, at 8 in the record),
-# of no format: the pipe has no tracing data.  perf inject --aslr, which
-# writes a file, refuses it (perf can't read a file of a tracepoint event
-# without its format: --aslr wrote one).
-check_tracepoint_without_format() {
-	local off
-
-	pipe_of perf record -q -o - -e task-clock:u -- true || return
-	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
-	write_le $((off + 8)) 2 4
-	check_aslr_refuses "tracepoint event of a pipe without tracing data" \
-		"has no format in its tracing data"
-}
-
-check_tracepoint_without_format
-
 # The first PERF_RECORD_MMAP2 (10) of a pipe, of the workload's binary, made
 # a kernel one (cpumode 1 in the misc field, at 4) named [vdso] (at 72): the
 # DSO perf makes of it, a module's, is the one of the workload's [vdso] map
@@ -739,34 +803,6 @@ check_user_map_of_kernel_dso() {
 }
 
 check_user_map_of_kernel_dso
-
-# A pipe of a group read by its leader ({task-clock:u,cpu-clock:u}:S: the
-# samples of the leader hold the values read of both, each with its id),
-# whose second event is given a branch stack (PERF_SAMPLE_BRANCH_STACK, bit
-# 11 of the sample type, at 24 in the attr) and whose first sample gives
-# its first value the id of the second (after IP, TID, TIME, ID, PERIOD,
-# the number of values and the first value: at 64 in the record; the next
-# value's id 16 bytes later, 24 with PERF_FORMAT_LOST, bit 4 of the read
-# format at 32 in the attr): perf delivers the sample as the second event's,
-# whose layout it hasn't got.  perf report reads it, perf inject --aslr too
-# (it rewrote it with the second event's layout: SIGSEGV).
-check_group_read_layout() {
-	local off type rf
-
-	pipe_of perf record -q -o - -e '{task-clock:u,cpu-clock:u}:S' -- \
-		perf test -w noploop 1 || return
-	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
-	find_pipe_record 64 $((off + $(read_le $((off + 6)) 2 "${bad}"))) \
-		"second PERF_RECORD_HEADER_ATTR" || return
-	type=$(read_le $((off + 32)) 8 "${bad}")
-	rf=$(read_le $((off + 40)) 8 "${bad}")
-	write_le $((off + 32)) $((type | 1 << 11)) 8
-	find_pipe_record 9 16 PERF_RECORD_SAMPLE || return
-	write_le $((off + 64)) "$(read_le $((off + 64 + (rf & 16 ? 24 : 16))) 8 "${bad}")" 8
-	check_aslr_readable "group read delivered as its second event"
-}
-
-check_group_read_layout
 
 # Insert $2 zero bytes at offset $1 of ${bad}.
 insert_zeros() {
@@ -799,37 +835,6 @@ check_attr_of_later_perf() {
 }
 
 check_attr_of_later_perf
-
-# The first PERF_RECORD_MMAP2 (10) of a pipe of two events moved between
-# their PERF_RECORD_HEADER_ATTRs (64), when the pipe has one event, its time
-# (8 bytes before its sample id, which ends it) made 0: perf delivers it at
-# once, not in time order, with the attrs after it.  With $1, its sample id
-# made $1, of no event.  perf reads such a pipe, the record taken for the
-# one event's whatever its id, and perf inject --aslr writes a file of both
-# events: of the first event's id, the record is rewritten; of no event's,
-# refused (it wrote a file that perf report refused: "failed to process
-# type: 10").
-check_record_before_second_attr() {
-	local id=${1:-} off attr size
-
-	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
-	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
-	attr=$((off + $(read_le $((off + 6)) 2 "${bad}")))
-	find_pipe_record 10 16 PERF_RECORD_MMAP2 || return
-	size=$(read_le $((off + 6)) 2 "${bad}")
-	write_le $((off + size - 16)) 0 8
-	[ -z "${id}" ] || write_le $((off + size - 8)) "${id}" 8
-	move_record "${off}" "${size}" "${attr}"
-	if [ -z "${id}" ]; then
-		check_aslr_readable "record of the first event before the second attr"
-	else
-		check_aslr_refuses "record of no event before the second attr" \
-			"names no event of the input"
-	fi
-}
-
-check_record_before_second_attr
-check_record_before_second_attr 0xdeadbeef
 
 # Three PERF_RECORD_MMAP2s (10) of a pipe made kernel ones (misc 1, at 4):
 # the first and the second (their executables taken for modules), the
@@ -951,12 +956,93 @@ check_pipe_record_under_header_size() {
 
 check_pipe_record_under_header_size
 
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
+# no event (its id at 16): perf report refuses it (of one event, takes any
+# id for that one's), perf inject --aslr too (it passed it on, its output
+# as unreadable: a pipe's first event update may come before the attr of
+# its second event, which the file written of the pipe has).
+check_event_update() {
+	local nr=$1 off
+
+	if [ "${nr}" = 1 ]; then
+		pipe_of perf record -q -o - -e task-clock:u -- true || return
+	else
+		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	fi
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
+		"An event update of id 3735928559, of no event"
+}
+
+check_event_update 1
+check_event_update 2
+
+# The event of a pipe made a tracepoint (attr type 2, at 8 in the record),
+# of no format: the pipe has no tracing data.  perf inject --aslr, which
+# writes a file, refuses it (perf can't read a file of a tracepoint event
+# without its format: --aslr wrote one).
+check_tracepoint_without_format() {
+	local off
+
+	if ! perf check feature -q libtraceevent; then
+		echo "tracepoint event of a pipe without tracing data:" \
+			"perf without libtraceevent, not checked"
+		return
+	fi
+	pipe_of perf record -q -o - -e task-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	write_le $((off + 8)) 2 4
+	check_aslr_refuses "tracepoint event of a pipe without tracing data" \
+		"has no format in its tracing data"
+}
+
+check_tracepoint_without_format
+
+# The first PERF_RECORD_MMAP2 (10) of a pipe of two events moved between
+# their PERF_RECORD_HEADER_ATTRs (64), when the pipe has one event, its time
+# (8 bytes before its sample id, which ends it) made 0: perf delivers it at
+# once, not in time order, with the attrs after it.  With $1, its sample id
+# made $1, of no event.  perf reads such a pipe, the record taken for the
+# one event's whatever its id, and perf inject --aslr writes a file of both
+# events: of the first event's id, the record is rewritten; of no event's,
+# refused (it wrote a file that perf report refused: "failed to process
+# type: 10").
+check_record_before_second_attr() {
+	local id=${1:-} off attr size
+
+	pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	find_pipe_record 64 16 PERF_RECORD_HEADER_ATTR || return
+	attr=$((off + $(read_le $((off + 6)) 2 "${bad}")))
+	find_pipe_record 10 16 PERF_RECORD_MMAP2 || return
+	size=$(read_le $((off + 6)) 2 "${bad}")
+	write_le $((off + size - 16)) 0 8
+	[ -z "${id}" ] || write_le $((off + size - 8)) "${id}" 8
+	move_record "${off}" "${size}" "${attr}"
+	if [ -z "${id}" ]; then
+		check_aslr_readable "record of the first event before the second attr"
+	else
+		check_aslr_refuses "record of no event before the second attr" \
+			"names no event of the input"
+	fi
+}
+
+check_record_before_second_attr
+check_record_before_second_attr 0xdeadbeef
+
 # A recording of a tracepoint into ${bad}; fails, saying why the case $1 is
-# not checked, when there is no python3 or no tracepoint here.
+# not checked, when there is no python3, libtraceevent or tracepoint here,
+# and as a failure of the test if perf record fails all the same.
 tracepoint_recording() {
-	if ! command -v python3 > /dev/null ||
-	   ! perf record -q -e sched:sched_process_exec -o "${bad}" -- true > "${log}" 2>&1; then
-		echo "$1: no python3 or no tracepoint here, not checked"
+	if ! command -v python3 > /dev/null || ! perf check feature -q libtraceevent ||
+	   ! perf record -q -e sched:sched_process_exec -o /dev/null -- true > /dev/null 2>&1; then
+		echo "$1: no python3, libtraceevent or tracepoint here, not checked"
+		return 1
+	fi
+	if ! perf record -q -e sched:sched_process_exec -o "${bad}" -- true > "${log}" 2>&1; then
+		cat "${log}"
+		echo "$1: perf record failed [Failed]"
+		err=1
 		return 1
 	fi
 }
@@ -1058,56 +1144,6 @@ f.write(b"0 : \"\"\n" + b"x" * (n - 8) + b"\n")' "${bad}" "${at}" "${len}"
 }
 
 check_tracing_printk
-
-# perf inject of an input it can't open and of a recording cut in the
-# middle of its data fails and leaves nothing under the output name (it
-# left an empty file, or what it had written); an output already there is
-# moved to NAME.old, as perf record does, when the new one is written, and
-# one that is not a regular file (a FIFO) is written, not replaced.
-check_inject_output() {
-	local what ret
-
-	for what in missing cut; do
-		ret=0
-		rm -f "${out}" "${out}.old"
-		if [ "${what}" = cut ]; then
-			head -c $(($(read_le 40 8) + $(read_le 48 8) / 2)) "${data}" > "${bad}"
-		else
-			rm -f "${bad}"
-		fi
-		perf inject -i "${bad}" -o "${out}" > "${log}" 2>&1 || ret=$?
-		if [ "${ret}" = 0 ] || killed "${ret}" || [ -e "${out}" ]; then
-			echo "perf inject of a ${what} input: exit ${ret}, output left [Failed]"
-			err=1
-		else
-			echo "perf inject of a ${what} input: no output"
-		fi
-	done
-	cp "${data}" "${out}"
-	if ! perf inject -i "${data}" -o "${out}" > "${log}" 2>&1 ||
-	   ! cmp -s "${data}" "${out}.old" || [ ! -s "${out}" ]; then
-		echo "perf inject over an output there: not moved to .old [Failed]"
-		err=1
-	else
-		echo "perf inject over an output there: moved to .old"
-	fi
-	rm -f "${out}" "${out}.old"
-	# Not a regular file: written where it is, not replaced.
-	mkfifo "${out}"
-	cat "${out}" > /dev/null &
-	if ! perf inject -i "${data}" -o "${out}" > "${log}" 2>&1 || [ ! -p "${out}" ]; then
-		echo "perf inject into a FIFO: replaced by a file [Failed]"
-		err=1
-	else
-		echo "perf inject into a FIFO: written"
-	fi
-	# The reader waits for a writer forever if perf inject never opened it.
-	kill $! 2> /dev/null || true
-	wait
-	rm -f "${out}"
-}
-
-check_inject_output
 
 cleanup
 exit ${err}

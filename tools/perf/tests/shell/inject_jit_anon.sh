@@ -67,6 +67,10 @@ if ! perf version --build-options | grep -q 'libelf: .*on'; then
 	echo "skip: perf built without libelf (no --jit)"
 	exit 2
 fi
+if ! perf record -q -o /dev/null -e cpu-clock -- true > /dev/null 2>&1; then
+	echo "skip: perf record -e cpu-clock isn't permitted here"
+	exit 2
+fi
 
 tmpdir=$(mktemp -d /tmp/perf-jit-anon.XXXXXX)
 err=0
@@ -377,8 +381,10 @@ int main(int argc, char **argv)
 		signal(SIGUSR1, on_usr1);
 		printf("%d\n", getpid());
 		fflush(stdout);
+		alarm(30);	/* no signal: the test doesn't wait forever */
 		while (!go)
 			pause();
+		alarm(0);
 	}
 
 	region = map_region(region_hint, shared, backing);
@@ -443,8 +449,8 @@ int main(int argc, char **argv)
 }
 EOF
 if ! cc -O1 -o "${tmpdir}/jitwork" "${tmpdir}/jitwork.c"; then
-	echo "skip: cannot build the JIT workload with cc"
-	exit 2
+	echo "FAIL: the JIT workload does not build"
+	exit 1
 fi
 
 # $1: variant dir, $2: perf.data made by perf inject --jit, $3: what.
@@ -469,6 +475,8 @@ check() {
 		why="${wrong} samples named after another function"
 	elif [ $((ov_right * 100)) -lt $((ov_total * 95)) ]; then
 		why="$((ov_total - ov_right)) samples of code mapped over named as the JIT's"
+	elif [ "$3" = overmap ] && [ "$ov_total" -lt 20 ]; then
+		why="too few samples (${ov_total}) in the code mapped over"
 	fi
 	[ "$ov_total" -eq 0 ] || ov=", mapped over ${ov_right}/${ov_total}"
 	echo "$3: jitdump ${jd_right}/${jd_total}," \
@@ -503,7 +511,7 @@ perf_maps() {
 		if [ "$1" = -h ]; then
 			mv "/tmp/perf-${pid}.map" "$2/" 2> /dev/null
 		else
-			mv "$2/perf-${pid}.map" /tmp/ 2> /dev/null
+			mv -n "$2/perf-${pid}.map" /tmp/ 2> /dev/null	# not over another
 		fi
 	done
 }
@@ -675,11 +683,14 @@ run_symfs() {
 		echo "FAIL: symfs: perf inject --aslr --symfs: $(tail -n1 "${dir}/aslr3.log")"
 		err=1
 	fi
-	mv "${dir}"/root/tmp/perf-*.map /tmp/
+	mv -n "${dir}"/root/tmp/perf-*.map /tmp/
 	same_names "$dir" "${dir}/perf.syms" "${dir}/symfs.syms" "symfs perf script"
 	[ ! -e "${dir}/aslr3.syms" ] ||
 		same_names "$dir" "${dir}/perf.syms" "${dir}/aslr3.syms" "symfs --aslr"
-	if grep -q ' pm_fn' "${dir}/hidden.syms"; then
+	if ! grep -q ' jd_fn' "${dir}/hidden.syms"; then
+		echo "FAIL: symfs: no jitdump names without the perf maps (perf script failed?)"
+		err=1
+	elif grep -q ' pm_fn' "${dir}/hidden.syms"; then
 		echo "FAIL: symfs: perf-map names without the perf maps"
 		err=1
 	fi
@@ -732,7 +743,20 @@ run_attach() {
 	shift
 	mkdir -p "$dir"
 	"${tmpdir}/jitwork" "$dir" 3 wait "$@" > "${dir}/pid" &
-	while [ ! -s "${dir}/pid" ]; do sleep 0.1; done
+	# at most 10 s for it to start; it waits 30 s at most for the signal
+	for _ in $(seq 100); do
+		if [ -s "${dir}/pid" ] || ! kill -0 $! 2> /dev/null; then
+			break
+		fi
+		sleep 0.1
+	done
+	if [ ! -s "${dir}/pid" ]; then
+		echo "FAIL: ${name}: the JIT workload didn't start"
+		err=1
+		kill $! 2> /dev/null
+		wait
+		return
+	fi
 	read -r pid < "${dir}/pid"
 	kill -USR1 "$pid"
 	sleep 0.3
@@ -745,7 +769,7 @@ run_attach() {
 # A jitdump whose header is corrupt: perf inject --jit fails, says why and
 # leaves no output.
 run_corrupt() {
-	local dir="${tmpdir}/corrupt" dump
+	local dir="${tmpdir}/corrupt" dump ret
 
 	mkdir -p "$dir"
 	if ! perf record -q -k 1 -e cpu-clock -c 100000 -o "${dir}/perf.data" \
@@ -780,9 +804,13 @@ while struct.unpack_from("<I", d, off)[0] != 0:
 	off += struct.unpack_from("<I", d, off + 4)[0]
 struct.pack_into("<Q", d, off + 40, 0xffffffff)
 open(sys.argv[1], "wb").write(d)' "${dump}"
+	ret=0
 	perf inject --jit -i "${dir}/perf.data" -o "${dir}/jit.data" \
-		> "${dir}/inject.log" 2>&1 || true
-	if ! grep -q "jitdump: a record of type 0 .* is shorter than its name and code" \
+		> "${dir}/inject.log" 2>&1 || ret=$?
+	if [ "${ret}" -gt 128 ] && [ "${ret}" -lt 160 ]; then
+		echo "FAIL: corrupt: perf inject --jit died of signal $((ret - 128))"
+		err=1
+	elif ! grep -q "jitdump: a record of type 0 .* is shorter than its name and code" \
 		"${dir}/inject.log"; then
 		echo "FAIL: corrupt: code load of 4 GB not reported: $(tail -1 "${dir}/inject.log")"
 		err=1

@@ -43,12 +43,17 @@ first_sample_last_round() {
 	echo "${first:-none} ${last:-none}"
 }
 
+if ! perf record -q -e task-clock -o /dev/null -- true > /dev/null 2>&1; then
+	echo "Skip: perf record -e task-clock isn't permitted here (perf_event_paranoid?)"
+	cleanup
+	exit 2
+fi
 # Small buffers: perf record reads them, and closes a round, many times.
 if ! perf record -q -m 8 -e task-clock -c 100000 -o "${tmpdir}/in.data" -- \
 		perf test -w noploop 1 > /dev/null 2>&1; then
-	echo "Skip: perf record -e task-clock failed (perf_event_paranoid?)"
+	echo "FAIL: perf record -m 8 -e task-clock failed"
 	cleanup
-	exit 2
+	exit 1
 fi
 read -r in_sample in_round <<< "$(first_sample_last_round "${tmpdir}/in.data")"
 if [ "${in_sample}" = none ] || [ "${in_round}" = none ] ||

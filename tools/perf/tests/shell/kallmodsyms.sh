@@ -90,9 +90,17 @@ cp /proc/kallsyms "${tmpdir}/kallsyms"
 mkdir "${tmpdir}/empty"
 
 # A kernel heavy workload: one byte reads and writes.
+if ! perf record -q -o /dev/null -e cpu-clock -- true > /dev/null 2>&1; then
+	skip "perf record -e cpu-clock isn't permitted on this machine"
+fi
+if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 1 ]; then
+	skip "kernel samples need root or perf_event_paranoid <= 1"
+fi
 if ! perf record -o "${data}" -e cpu-clock -F 4000 -g -- \
 	dd if=/dev/zero of=/dev/null bs=1 count=200000 > /dev/null 2>&1; then
-	skip "perf record -e cpu-clock failed on this machine"
+	echo "FAIL: perf record -e cpu-clock failed"
+	cleanup
+	exit 1
 fi
 
 base=$(report_sym "${tmpdir}/kallsyms" --symfs="${tmpdir}/empty")
@@ -109,7 +117,9 @@ hot=$(awk '{ print $2 }' <<< "${base}" | grep -v '^0x' |
 		}
 		n[$1] == 1 && c[a[$1]] == 1 { print $1; if (++i == 3) exit }')
 if [ "$(wc -l <<< "${hot}")" != 3 ]; then
-	skip "fewer than three hot kernel symbols in $(wc -l <<< "${base}") kernel rows"
+	echo "FAIL: fewer than three hot kernel symbols in $(wc -l <<< "${base}") kernel rows"
+	cleanup
+	exit 1
 fi
 sym_a=$(sed -n 1p <<< "${hot}")
 sym_b=$(sed -n 2p <<< "${hot}")

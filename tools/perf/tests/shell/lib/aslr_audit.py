@@ -806,8 +806,10 @@ def main():
         for mapping in auditor.kept:
             print(f'  {mapping.describe()}')
     if not orig.maps:
-        print(f'aslr_audit: warning: no address ranges found in {orig.path}',
+        # Nothing to look for: "no leak" would be a check that can't fail.
+        print(f'aslr_audit: error: no address ranges found in {orig.path}',
               file=sys.stderr)
+        return 2
     if auditor.huge and not args.quiet:
         desc = ', '.join(m.describe() for m in auditor.huge[:3])
         print(f'aslr_audit: warning: {len(auditor.huge)} mapping(s) of 1 TiB'

@@ -689,6 +689,28 @@ check_event_update_type() {
 
 check_event_update_type
 
+# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
+# no event (its id at 16): perf report refuses it (of one event, takes any
+# id for that one's), perf inject --aslr too (it passed it on, its output
+# as unreadable: a pipe's first event update may come before the attr of
+# its second event, which the file written of the pipe has).
+check_event_update() {
+	local nr=$1 off
+
+	if [ "${nr}" = 1 ]; then
+		pipe_of perf record -q -o - -e task-clock:u -- true || return
+	else
+		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
+	fi
+	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
+	write_le $((off + 16)) 0xdeadbeef 8
+	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
+		"An event update of id 3735928559, of no event"
+}
+
+check_event_update 1
+check_event_update 2
+
 # The events of a pipe of two, without their sample ids, the pipe cut
 # after them (the records that follow have the ids): perf reads such a pipe
 # (the samples all of the first event), not such a file.  perf inject
@@ -955,28 +977,6 @@ check_pipe_record_under_header_size() {
 }
 
 check_pipe_record_under_header_size
-
-# The first PERF_RECORD_EVENT_UPDATE (78) of a pipe of $1 events made one of
-# no event (its id at 16): perf report refuses it (of one event, takes any
-# id for that one's), perf inject --aslr too (it passed it on, its output
-# as unreadable: a pipe's first event update may come before the attr of
-# its second event, which the file written of the pipe has).
-check_event_update() {
-	local nr=$1 off
-
-	if [ "${nr}" = 1 ]; then
-		pipe_of perf record -q -o - -e task-clock:u -- true || return
-	else
-		pipe_of perf record -q -o - -e task-clock:u -e cpu-clock:u -- true || return
-	fi
-	find_pipe_record 78 16 PERF_RECORD_EVENT_UPDATE || return
-	write_le $((off + 16)) 0xdeadbeef 8
-	check_aslr_refuses "EVENT_UPDATE of no event, ${nr} event(s)" \
-		"An event update of id 3735928559, of no event"
-}
-
-check_event_update 1
-check_event_update 2
 
 # The event of a pipe made a tracepoint (attr type 2, at 8 in the record),
 # of no format: the pipe has no tracing data.  perf inject --aslr, which

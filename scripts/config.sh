@@ -83,6 +83,57 @@ pristine_worktree() {
 	git -C "$dir" clean -q -fdx
 }
 
+# mail_thread MBOX N PATCHES [COVER]: MBOX must be one thread, a cover
+# letter [... 0/N] and N patches, each a reply to it.  The patches go to
+# PATCHES (mboxrd, for git am), the cover letter to COVER.  Says what it
+# found, or what is wrong (and fails).
+mail_thread() {
+	awk -v n="$2" -v out="$3" -v cover_out="${4:-/dev/null}" '
+		function flush() {
+			if (!msgs) return
+			if (subj ~ ("^\\[[^]]* 0+/" n "\\]")) { covers++; cover = id; printf "%s", buf > cover_out }
+			else { patches++; irt[patches] = reply; printf "%s", buf > out }
+		}
+		/^From / { flush(); msgs++; buf = ""; hdr = 1; subj = id = reply = "" }
+		hdr && /^$/ { hdr = 0 }
+		hdr && /^Subject: / { subj = substr($0, 10) }
+		hdr && tolower($0) ~ /^message-id: / { id = $2 }
+		hdr && tolower($0) ~ /^in-reply-to: / { reply = $2 }
+		{ buf = buf $0 "\n" }
+		END {
+			flush()
+			if (covers != 1) { printf "%d cover letters [0/%d], 1 expected\n", covers, n; exit 1 }
+			if (patches != n) { printf "%d patches, %d expected\n", patches, n; exit 1 }
+			for (i = 1; i <= n; i++) if (irt[i] != cover) { printf "patch %d is not a reply to the cover letter\n", i; exit 1 }
+			printf "a cover letter and %d patches, each a reply to it\n", n
+		}' "$1"
+}
+
+# same_as_series WT DIR: the commits git am made in WT after $BASE_TAG give
+# the tree of $APPLIED_TAG and, commit by commit, the subjects and messages
+# of the series, but for the submitter's Signed-off-by: (the difference in
+# DIR/msgs.diff).  Says what differs (and fails).
+same_as_series() {
+	local wt=$1 dir=$2 sob="Signed-off-by: $SUBMITTER" ret=0
+
+	if ! git -C "$wt" diff --exit-code --stat "$APPLIED_TAG" HEAD; then
+		echo "FAIL: the tree git am gives differs from the quilt result ($APPLIED_TAG), above" >&2
+		ret=1
+	fi
+	if ! diff -u <(series_messages "$TREE" "$BASE_TAG..$APPLIED_TAG") \
+		<(series_messages "$wt" "$BASE_TAG..HEAD" | grep -vxF "$sob" | cat -s) > "$dir/msgs.diff"; then
+		head -n 40 "$dir/msgs.diff" >&2
+		echo "FAIL: the commit messages git am gives are not those of the series" >&2
+		ret=1
+	fi
+	return "$ret"
+}
+
+# series_messages DIR RANGE: subject and message of each commit, in order.
+series_messages() {
+	git -C "$1" log --reverse --format='%s%n%n%b%n@@' "$2" | cat -s
+}
+
 # The fuzz harnesses, a line "NAME FILES..." each: fuzz/harnesses without
 # its comments and blank lines.
 fuzz_harnesses() {

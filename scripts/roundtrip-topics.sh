@@ -43,24 +43,8 @@ while IFS=$'\t' read -r n name first last _; do
 	"$TOP/scripts/send.sh" local < /dev/null > "$dir/$n.send.log" 2>&1 ||
 		{ cat "$dir/$n.send.log"; die "topic $n ($name): send.sh local failed"; }
 	# the thread, and the patches without the cover letter (mboxrd)
-	awk -v m="$m" -v out="$dir/$n.patches" -v cover_out="$dir/$n.cover" '
-		function flush() {
-			if (!msgs) return
-			if (subj ~ ("^\\[[^]]* 0+/" m "\\]")) { covers++; cover = id; printf "%s", buf > cover_out }
-			else { patches++; irt[patches] = reply; printf "%s", buf > out }
-		}
-		/^From / { flush(); msgs++; buf = ""; hdr = 1; subj = id = reply = "" }
-		hdr && /^$/ { hdr = 0 }
-		hdr && /^Subject: / { subj = substr($0, 10) }
-		hdr && tolower($0) ~ /^message-id: / { id = $2 }
-		hdr && tolower($0) ~ /^in-reply-to: / { reply = $2 }
-		{ buf = buf $0 "\n" }
-		END {
-			flush()
-			if (covers != 1) { printf "%d cover letters [0/%d], 1 expected\n", covers, m; exit 1 }
-			if (patches != m) { printf "%d patches, %d expected\n", patches, m; exit 1 }
-			for (i = 1; i <= m; i++) if (irt[i] != cover) { printf "patch %d is not a reply to the cover letter\n", i; exit 1 }
-		}' "$SENT_MBOX" > "$dir/$n.thread" || die "topic $n ($name): $(cat "$dir/$n.thread")"
+	mail_thread "$SENT_MBOX" "$m" "$dir/$n.patches" "$dir/$n.cover" > "$dir/$n.thread" ||
+		die "topic $n ($name): $(cat "$dir/$n.thread")"
 	grep -qx "base-commit: $base" "$dir/$n.cover" ||
 		die "topic $n ($name): the cover letter has no base-commit: $base"
 	sed -n 's/^prerequisite-patch-id: //p' "$dir/$n.cover" > "$dir/$n.prereq"
@@ -75,11 +59,5 @@ done < <("$TOP/scripts/topics.sh")
 
 [ "$(git -C "$wt" rev-list --count "$BASE_TAG..HEAD")" = "${#commits[@]}" ] ||
 	die "git am of the topics made other than ${#commits[@]} commits"
-git -C "$wt" diff --exit-code --stat "$APPLIED_TAG" HEAD ||
-	die "the tree the topics give differs from the quilt result ($APPLIED_TAG), above"
-sob="Signed-off-by: $SUBMITTER"
-msgs() { git -C "$1" log --reverse --format='%s%n%n%b%n@@' "$2" | cat -s; }
-diff -u <(msgs "$TREE" "$BASE_TAG..$APPLIED_TAG") \
-	<(msgs "$wt" "$BASE_TAG..HEAD" | grep -vxF "$sob" | cat -s) > "$dir/msgs.diff" ||
-	{ head -n 40 "$dir/msgs.diff" >&2; die "the commit messages git am gives are not those of the series"; }
+same_as_series "$wt" "$dir" || die "git am of the topics does not give the series"
 echo "round trip by topic: $topics threads, each with its base and prerequisites, give the tree of quilt push -a ($APPLIED_TAG)"

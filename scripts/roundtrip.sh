@@ -52,25 +52,7 @@ n=$(git -C "$TREE" rev-list --count "$BASE_TAG..$APPLIED_TAG")
 
 # The thread: one cover letter [... 0/n], n patches, each In-Reply-To it.
 # The patches, cover letter left out, into $tmp/patches.mbox (mboxrd).
-awk -v n="$n" -v out="$tmp/patches.mbox" '
-	function flush() {
-		if (!msgs) return
-		if (subj ~ ("^\\[[^]]* 0+/" n "\\]")) { covers++; cover = id }
-		else { patches++; irt[patches] = reply; printf "%s", buf > out }
-	}
-	/^From / { flush(); msgs++; buf = ""; hdr = 1; subj = id = reply = "" }
-	hdr && /^$/ { hdr = 0 }
-	hdr && /^Subject: / { subj = substr($0, 10) }
-	hdr && tolower($0) ~ /^message-id: / { id = $2 }
-	hdr && tolower($0) ~ /^in-reply-to: / { reply = $2 }
-	{ buf = buf $0 "\n" }
-	END {
-		flush()
-		if (covers != 1) { printf "%d cover letters [0/%d], 1 expected\n", covers, n; exit 1 }
-		if (patches != n) { printf "%d patches, %d expected\n", patches, n; exit 1 }
-		for (i = 1; i <= n; i++) if (irt[i] != cover) { printf "patch %d is not a reply to the cover letter\n", i; exit 1 }
-		printf "a cover letter and %d patches, each a reply to it\n", n
-	}' "$mbox" > "$tmp/thread" || die "$mbox: $(cat "$tmp/thread")"
+mail_thread "$mbox" "$n" "$tmp/patches.mbox" > "$tmp/thread" || die "$mbox: $(cat "$tmp/thread")"
 info "$mbox: $(cat "$tmp/thread")"
 
 step "git am of the mbox on a pristine $BASE_TAG worktree ($wt)"
@@ -81,21 +63,8 @@ git -C "$wt" -c user.name="$SUBMITTER_NAME" -c user.email="$SUBMITTER_EMAIL" \
 [ "$(git -C "$wt" rev-list --count "$BASE_TAG..HEAD")" = "$n" ] || die "git am made other than $n commits"
 
 fail=0
-if ! git -C "$wt" diff --exit-code --stat "$APPLIED_TAG" HEAD; then
-	echo "FAIL: the tree git am gives differs from the quilt result ($APPLIED_TAG), above" >&2
-	fail=1
-fi
-# Commit by commit: same subject and message, the submitter's sign-off
-# last.
+same_as_series "$wt" "$tmp" || fail=1
 sob="Signed-off-by: $SUBMITTER"
-msgs() { git -C "$1" log --reverse --format='%s%n%n%b%n@@' "$2" | cat -s; }
-msgs "$TREE" "$BASE_TAG..$APPLIED_TAG" > "$tmp/expected"
-msgs "$wt" "$BASE_TAG..HEAD" | grep -vxF "$sob" | cat -s > "$tmp/got"
-if ! diff -u "$tmp/expected" "$tmp/got" > "$tmp/msgs.diff"; then
-	head -n 40 "$tmp/msgs.diff" >&2
-	echo "FAIL: the commit messages git am gives are not those of the series" >&2
-	fail=1
-fi
 signed=$(for c in $(git -C "$wt" rev-list "$BASE_TAG..HEAD"); do
 	git -C "$wt" log -1 --format=%B "$c" | sed '/^$/d' | tail -n 1; done | grep -cxF "$sob" || true)
 [ "$signed" = "$n" ] || { echo "FAIL: $((n - signed)) of $n commits do not end in $sob" >&2; fail=1; }

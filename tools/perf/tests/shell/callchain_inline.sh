@@ -4,8 +4,8 @@
 #
 # perf adds the functions inlined at each entry of a call graph it unwinds
 # itself (--call-graph dwarf).  A call graph the kernel walked (frame
-# pointers), or that perf inject --aslr unwound, got only the function each
-# entry is in.  --no-inline leaves them out.
+# pointers), or one unwound before the file was written, got only the
+# function each entry is in.  --no-inline leaves them out.
 
 set -e
 

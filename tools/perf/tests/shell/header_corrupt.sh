@@ -235,25 +235,31 @@ check_unknown_feature() {
 check_unknown_feature
 check_unknown_feature --aslr
 
+# A pipe recording of perf test -w noploop (perf record options $@) in
+# ${bad}, whose first record, after the pipe header of 16 bytes, is the
+# attr of the event: its perf_event_header, then the attr (whose size is
+# at 4).  Fails saying so if not.
+pipe_with_attr_first() {
+	if ! perf record -q "$@" -o - -- perf test -w noploop 1 > "${bad}" 2> "${log}"; then
+		cat "${log}"
+		echo "perf record $* -o - failed [Failed]"
+		err=1
+		return 1
+	fi
+	if [ "$(read_le 16 4 "${bad}")" != 64 ]; then
+		echo "pipe recording: no attr record first [Failed]"
+		err=1
+		return 1
+	fi
+}
+
 # The attr record (pipe layout) says where its ids start with the size of
 # its attr: one bigger than the record is refused (it made perf read ids
 # from past the record).
 check_attr_record() {
 	local ret=0
 
-	if ! perf record -q -o - -- perf test -w noploop 1 > "${bad}" 2> "${log}"; then
-		cat "${log}"
-		echo "perf record -o - failed [Failed]"
-		err=1
-		return
-	fi
-	# The first record, after the pipe header of 16 bytes, is the attr of
-	# the event: its perf_event_header, then the attr, whose size is at 4.
-	if [ "$(read_le 16 4 "${bad}")" != 64 ]; then
-		echo "pipe recording: no attr record first [Failed]"
-		err=1
-		return
-	fi
+	pipe_with_attr_first || return
 	write_le 28 0xfff0 4
 	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
 	if killed "${ret}"; then
@@ -415,18 +421,10 @@ check_lbr_call_stack() {
 	local g what ret bst
 
 	for g in "" -g; do
-		what="branch call stack without ${g:+branch stack}${g:-callchain}"
-		if ! perf record -q ${g} -o - -- perf test -w noploop 1 > "${bad}" 2> "${log}"; then
-			cat "${log}"
-			echo "${what}: perf record ${g} -o - failed [Failed]"
-			err=1
-			return
-		fi
-		if [ "$(read_le 16 4 "${bad}")" != 64 ]; then
-			echo "${what}: no attr record first in the pipe [Failed]"
-			err=1
-			return
-		fi
+		what="branch call stack without callchain"
+		[ -z "${g}" ] || what="branch call stack without branch stack"
+		# shellcheck disable=SC2086
+		pipe_with_attr_first ${g} || return
 		# The attr follows the record header: branch_sample_type at 24 + 72.
 		bst=$(read_le 96 8 "${bad}")
 		write_le 96 $((bst | (1 << 11))) 8

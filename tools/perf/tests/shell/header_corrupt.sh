@@ -259,7 +259,7 @@ pipe_with_attr_first() {
 check_attr_record() {
 	local ret=0
 
-	pipe_with_attr_first || return
+	pipe_with_attr_first -e task-clock:u || return
 	write_le 28 0xfff0 4
 	perf report -i "${bad}" --stdio > "${log}" 2>&1 || ret=$?
 	if killed "${ret}"; then
@@ -424,7 +424,7 @@ check_lbr_call_stack() {
 		what="branch call stack without callchain"
 		[ -z "${g}" ] || what="branch call stack without branch stack"
 		# shellcheck disable=SC2086
-		pipe_with_attr_first ${g} || return
+		pipe_with_attr_first -e task-clock:u ${g} || return
 		# The attr follows the record header: branch_sample_type at 24 + 72.
 		bst=$(read_le 96 8 "${bad}")
 		write_le 96 $((bst | (1 << 11))) 8

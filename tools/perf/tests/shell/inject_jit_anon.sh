@@ -687,8 +687,8 @@ run_symfs() {
 	same_names "$dir" "${dir}/perf.syms" "${dir}/symfs.syms" "symfs perf script"
 	[ ! -e "${dir}/aslr3.syms" ] ||
 		same_names "$dir" "${dir}/perf.syms" "${dir}/aslr3.syms" "symfs --aslr"
-	if ! grep -q ' jd_fn' "${dir}/hidden.syms"; then
-		echo "FAIL: symfs: no jitdump names without the perf maps (perf script failed?)"
+	if [ ! -s "${dir}/hidden.syms" ]; then
+		echo "FAIL: symfs: perf script shows nothing without the perf maps"
 		err=1
 	elif grep -q ' pm_fn' "${dir}/hidden.syms"; then
 		echo "FAIL: symfs: perf-map names without the perf maps"

@@ -55,7 +55,18 @@ check() {
 		echo "PASS  $name ($(( $(date +%s) - start ))s)" | tee -a "$results"
 	else
 		echo "FAIL  $name ($(( $(date +%s) - start ))s, log: $log)" | tee -a "$results"
+		failure_lines "$log" >> "$results"
 	fi
+}
+
+# The lines of a failed check's log that say what failed (those the CI
+# log's end, all one may get of it, repeats), else its last lines.
+failure_lines() {
+	local lines
+
+	lines=$(grep -E 'FAIL|\[Failed\]|REGRESSION|[Ee]rror' "$1" | head -n 12 || true)
+	[ -n "$lines" ] || lines=$(tail -n 6 "$1")
+	printf '%s\n' "$lines" | sed 's/^ */      | /'
 }
 
 part "setup: deps, tree, series, perf, demo (what is not done yet)"
@@ -120,6 +131,6 @@ echo
 echo "Seconds per step (make $what):"
 awk -F'\t' '{ printf "  %6d  %s\n", $1, $2; t += $1 } END { printf "  %6d  total\n", t }' "$times"
 echo
-[ "$failed" = 0 ] || grep '^FAIL' "$results"
+[ "$failed" = 0 ] || grep -E '^(FAIL|      \| )' "$results"
 echo "$summary"
 [ "$failed" = 0 ]

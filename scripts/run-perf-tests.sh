@@ -49,12 +49,14 @@ skip_reason() {
 }
 
 # What a failed test said, for a CI log that is all one gets: its own
-# "FAIL" lines (not perf test's verdict) with the lines that follow them
-# (a diff, an error message), else its last lines.
+# failure lines ("FAIL", "[Failed]", the "Unexpected signal" of a test
+# that set -e ended; not perf test's verdict) with the lines that follow
+# them (a diff, an error message), else its last lines.
 fail_excerpt() {
 	local log=$1 lines line
 
-	lines=$(grep -A 8 'FAIL' "$log" | grep -v ': FAILED!$' | head -n 40 || true)
+	lines=$(grep -E -A 8 'FAIL|\[Failed\]|Unexpected signal' "$log" |
+		grep -v ': FAILED!$' | head -n 40 || true)
 	[ -n "$lines" ] || lines=$(tail -n 20 "$log")
 	while IFS= read -r line; do
 		echo "      | $line"

@@ -7,7 +7,8 @@
 #   PASS|FAIL|SKIP  perf test: DESCRIPTION
 # The descriptions come from TESTS (separated by ';'), or else from
 # scripts/perf-tests.list plus the shell tests the series adds; the tests
-# marked "exclusive" there run when nothing else does.  Output of each test
+# marked "exclusive" there run when nothing else does (first), the others
+# longest first (see launch_order).  Output of each test
 # goes to build/tests/NAME.log (TEST_LOGS: another directory), its seconds
 # to seconds.txt there.  With
 # TEST_RAW=1 the lines are perf-test-results.awk's (Ok|FAILED!|Skip, TAB,
@@ -116,26 +117,50 @@ else
 	mapfile -t wanted < <(descriptions)
 fi
 
-# Test i writes its lines to $out/i and then creates $out/i.done; they are
-# printed in the order of the list as soon as all before them are.
+# The order the tests start in: the exclusive ones first (each alone),
+# then the longest first, by their seconds in the last run here
+# (seconds.txt), else the series' own shell tests (the long ones) first:
+# run two at a time, the last to end is then a short one.
+launch_order() {
+	local own
+
+	own=$(for t in "$TOP"/tools/perf/tests/shell/*.sh; do
+		[ -e "$t" ] && sed -n '2s/^# *//p' "$t"
+	done)
+	for i in "${!wanted[@]}"; do
+		printf '%s\t%s\n' "$i" "${wanted[$i]}"
+	done | awk -F'\t' -v own="$own" -v list="$list_file" -v secs="$logs/seconds.txt" '
+		BEGIN {
+			n = split(own, o, "\n")
+			for (k = 1; k <= n; k++) is_own[o[k]] = 1
+			while ((getline l < list) > 0)
+				if (split(l, f, "\t") > 1 && f[2] ~ /^exclusive/) excl[f[1]] = 1
+			while ((getline l < secs) > 0)
+				if (split(l, f, "\t") > 1) last[f[2]] = f[1]
+		}
+		{
+			t = ($2 in last) ? last[$2] : (($2 in is_own) ? 100 : 0)
+			printf "%d\t%d\t%s\n", ($2 in excl) ? 0 : 1, t, $1
+		}' | sort -t "$(printf '\t')" -k1,1n -k2,2nr -k3,3n | cut -f3
+}
+
+# Test i of the list writes its lines to $out/i and then creates
+# $out/i.done; they are printed in the order of the list as soon as all
+# before them are.
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 next=0 started=0
 flush() {
-	while [ "$next" -lt "$started" ] && [ -e "$out/$next.done" ]; do
+	while [ "$next" -lt "${#wanted[@]}" ] && [ -e "$out/$next.done" ]; do
 		cat "$out/$next"
 		next=$((next + 1))
 	done
 }
 running() {
-	local i n=0
-
-	for ((i = next; i < started; i++)); do
-		[ -e "$out/$i.done" ] || n=$((n + 1))
-	done
-	echo "$n"
+	echo $((started - $(find "$out" -name '*.done' | wc -l)))
 }
-for i in "${!wanted[@]}"; do
+mapfile -t order < <(launch_order)
+for i in "${order[@]}"; do
 	desc=${wanted[$i]}
 	exclusive=0
 	[[ $(note "$desc") != exclusive* ]] || exclusive=1

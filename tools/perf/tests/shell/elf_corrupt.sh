@@ -3,17 +3,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The ELF images perf reads symbols from may come with a profile from
-# another machine: what their headers say is checked against what they hold.
-# Names of symbols and sections are offsets into a string table: none is
-# read past the end of the table.  Section sizes count no more entries than
-# the file has, entries of size 0 none.  A note cut by the end of its
-# section is not read, nor is a .gnu_debuglink of no contents.  perf probe
-# -F loads the symbols of an image as perf report does (dso__load()), perf
-# buildid-list -i reads its build-id.
+# another machine: what their headers say is checked against what they
+# hold.  Each case below breaks an image in one way; perf probe -F loads
+# the symbols of an image as perf report does (dso__load()).
 
 set -u
 
-for tool in cc objcopy python3; do
+for tool in cc python3; do
 	if ! command -v "${tool}" > /dev/null; then
 		echo "skip: no ${tool} on this machine"
 		exit 2
@@ -69,7 +65,7 @@ for i in range(shnum):
     off, size = struct.unpack_from('<QQ', d, sh + 0x18)
     entsize = struct.unpack_from('<Q', d, sh + 0x38)[0]
     name = d[strtab + sh_name:d.index(0, strtab + sh_name)]
-    if how == 'symbol-names' and sh_type == 2 and entsize:  # SHT_SYMTAB
+    if how == 'symbol-names' and name == b'.symtab' and entsize:
         for sym in range(off, off + size, entsize):
             if d[sym + 4] & 0xf == 2:                       # STT_FUNC
                 struct.pack_into('<I', d, sym, 0x7ffffff0)
@@ -77,7 +73,7 @@ for i in range(shnum):
     elif how == 'plt-got-size' and name == b'.plt.got':
         struct.pack_into('<Q', d, sh + 0x20, 0x10000000)
         found = True
-    elif how == 'symtab-entsize' and sh_type == 2:
+    elif how == 'symtab-entsize' and name == b'.symtab':
         struct.pack_into('<Q', d, sh + 0x38, 0)
         found = True
     elif how == 'build-id-cut' and name == b'.note.gnu.build-id':
@@ -119,14 +115,31 @@ if ! perf probe -x "${tmpdir}/prog" -F | grep -q -x hot; then
 	echo "FAIL: perf probe -F does not list hot() of the intact program"
 	exit 1
 fi
+
+# Names of symbols and sections are offsets into a string table: none is
+# read past the end of the table.
 break_image symbol-names "${tmpdir}/prog" "${tmpdir}/bad-names"
 check_funcs "${tmpdir}/bad-names" "symbol names past the end of .strtab"
 
+# The .plt.got of a PIE: an entry per function called through the GOT; a
+# size counting more entries than the file holds counts those it holds.
+ret=0
+break_image plt-got-size "${tmpdir}/prog" "${tmpdir}/bad-plt-got" || ret=$?
+if [ "${ret}" = 3 ]; then
+	echo "SKIP: .plt.got larger than the file: the test program has no .plt.got"
+elif [ "${ret}" = 0 ]; then
+	check_funcs "${tmpdir}/bad-plt-got" ".plt.got larger than the file"
+else
+	echo "FAIL: cannot make the image with a large .plt.got"
+	err=1
+fi
+
+# Entries of size 0 count none (perf divided the section size by it).
 break_image symtab-entsize "${tmpdir}/prog" "${tmpdir}/bad-entsize"
 check_funcs "${tmpdir}/bad-entsize" ".symtab entries of size 0" refused
 
 # A note cut by the end of its section is not read (perf read the build-id
-# from past it).
+# from past it); perf buildid-list -i reads the build-id of an image.
 ret=0
 break_image build-id-cut "${tmpdir}/prog" "${tmpdir}/bad-note" || ret=$?
 if [ "${ret}" = 3 ]; then
@@ -151,23 +164,13 @@ fi
 
 # A .gnu_debuglink of no contents names no debug file (perf read the name
 # from NULL).
-if objcopy --add-gnu-debuglink="${tmpdir}/prog.c" "${tmpdir}/prog" "${tmpdir}/prog-dl" &&
-   break_image debuglink-nobits "${tmpdir}/prog-dl" "${tmpdir}/bad-debuglink"; then
+if ! command -v objcopy > /dev/null; then
+	echo "SKIP: .gnu_debuglink of no contents: no objcopy on this machine"
+elif objcopy --add-gnu-debuglink="${tmpdir}/prog.c" "${tmpdir}/prog" "${tmpdir}/prog-dl" &&
+     break_image debuglink-nobits "${tmpdir}/prog-dl" "${tmpdir}/bad-debuglink"; then
 	check_funcs "${tmpdir}/bad-debuglink" ".gnu_debuglink of no contents"
 else
 	echo "FAIL: cannot make the image with a .gnu_debuglink of no contents"
-	err=1
-fi
-
-# The .plt.got of a PIE: an entry per function called through the GOT.
-ret=0
-break_image plt-got-size "${tmpdir}/prog" "${tmpdir}/bad-plt-got" || ret=$?
-if [ "${ret}" = 3 ]; then
-	echo "SKIP: .plt.got larger than the file: the test program has no .plt.got"
-elif [ "${ret}" = 0 ]; then
-	check_funcs "${tmpdir}/bad-plt-got" ".plt.got larger than the file"
-else
-	echo "FAIL: cannot make the image with a large .plt.got"
 	err=1
 fi
 

@@ -8,8 +8,8 @@
 # (gigabytes) nor overflow the size computation of the allocation.  A
 # feature this perf doesn't know (of a file of a later perf) is skipped when
 # read and not written by perf inject.  Records whose sizes don't hold what
-# they say they have are refused, as is a record across the end of the data
-# section.
+# they say they have are refused.
+# A record across the end of the data section is refused too.
 
 set -e
 

@@ -37,6 +37,9 @@ SENT_MBOX=${SENT_MBOX:-$BUILD/sent.mbox}	# what send-local "sent"
 step() { printf '\n==> %s\n' "$*"; }
 info() { printf '    %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# log_file DIR NAME: the log of the check or test NAME in DIR (the name
+# with every character but letters, digits and _ made _).
+log_file() { printf '%s/%s.log\n' "$1" "$(tr -c 'A-Za-z0-9_\n' '_' <<< "$2")"; }
 
 # A hash of patches/series and the patches it names, in order.
 series_stamp() {

@@ -95,7 +95,7 @@ while IFS=$'\t' read -r res desc _; do
 		info "flaky, passes on its own (try $try): $desc"
 	else
 		echo "REGRESSION: $desc: ${res:-no result} in $try runs on its own (pristine: Ok)"
-		tail -n 8 "$BUILD/tests/regress/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$top").log" 2> /dev/null |
+		tail -n 8 "$(log_file "$BUILD/tests/regress" "$top")" 2> /dev/null |
 			sed 's/^/      | /' || true
 		regressions=$((regressions + 1))
 	fi

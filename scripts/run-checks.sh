@@ -49,7 +49,7 @@ part_end() {
 check() {
 	local name=$1 log start
 	shift
-	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$name").log
+	log=$(log_file "$logs" "$name")
 	start=$(date +%s)
 	if "$@" 2>&1 | tee "$log" | sed -u 's/^/      /'; then
 		echo "PASS  $name ($(( $(date +%s) - start ))s)" | tee -a "$results"

@@ -77,7 +77,7 @@ run_one() {
 		fi
 		return
 	fi
-	log=$logs/$(tr -c 'A-Za-z0-9_\n' '_' <<< "$desc").log
+	log=$(log_file "$logs" "$desc")
 	start=$(date +%s)
 	"$perf" test -v "$num" > "$log" 2>&1 || true
 	secs=$(( $(date +%s) - start ))

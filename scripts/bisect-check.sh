@@ -26,7 +26,13 @@
 # runs all the series' tests; BISECT_TIP_RESULTS=FILE (make check-all: its
 # perf tests step, which runs them on the same tree) takes their results
 # from there.  A patch that changes only shell tests and documentation is
-# not built: perf's build reads neither.
+# not built: of them perf's build only runs shellcheck on the shell tests,
+# which this script then does itself.  For the same reason, in "changed"
+# mode a patch whose build tree (its tree without tools/perf/tests/shell
+# and tools/perf/Documentation) built before, as scripts/bisect-built
+# records, is not built again unless it ends its group (whose tests run on
+# its perf): a change to a shell test or a man page costs a build per
+# group of the series after it, not one per patch.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -36,6 +42,7 @@ case "$mode" in full|changed) ;; *) die "usage: bisect-check.sh [changed]" ;; es
 wt=$BISECT_TREE
 out=$BISECT_OUT
 record=$TOP/scripts/bisect-verified
+built_record=$TOP/scripts/bisect-built
 git=(git -C "$TREE")
 
 # The record: tree -> "MODE SUBJECT".
@@ -47,8 +54,29 @@ if [ -f "$record" ]; then
 	done < "$record"
 fi
 
-# write_record: the record, for the patches of the series that passed, in
-# the order of the series.
+# The build trees that built: build tree -> subject.
+declare -A built_trees=()
+if [ -f "$built_record" ]; then
+	while read -r tree subject; do
+		[[ $tree == [0-9a-f]* ]] || continue
+		built_trees[$tree]=$subject
+	done < "$built_record"
+fi
+
+# build_tree COMMIT: a hash of what perf's build reads of COMMIT, its tree
+# without tools/perf/tests/shell and tools/perf/Documentation (the entries
+# of the directories on the way there, the others by their tree hash).
+build_tree() {
+	local d
+
+	for d in "" tools/ tools/perf/ tools/perf/tests/; do
+		"${git[@]}" ls-tree "$1" ${d:+"$d"}
+	done | grep -vE $'\t(tools|tools/perf|tools/perf/tests|tools/perf/tests/shell|tools/perf/Documentation)$' |
+		"${git[@]}" hash-object --stdin
+}
+
+# write_record: the records, for the patches of the series that passed
+# (and those whose build tree built), in the order of the series.
 write_record() {
 	local c tree
 
@@ -62,6 +90,17 @@ write_record() {
 		done
 	} > "$record.tmp"
 	mv "$record.tmp" "$record"
+	{
+		echo "# The build trees of the patches of the series that perf built from"
+		echo "# (written by scripts/bisect-check.sh only): a hash of the tree after the"
+		echo "# patch without tools/perf/tests/shell and tools/perf/Documentation, the"
+		echo "# subject."
+		for c in "${commits[@]}"; do
+			tree=${build_trees[$c]}
+			[ -z "${built_trees[$tree]:-}" ] || echo "$tree ${built_trees[$tree]}"
+		done | awk '!seen[$1]++'
+	} > "$built_record.tmp"
+	mv "$built_record.tmp" "$built_record"
 }
 
 # The tests pristine perf has, to tell the series' own tests apart.
@@ -117,6 +156,22 @@ tip_results() {
 	done
 }
 
+# check_shell_tests COMMIT: what perf's build does with the shell tests
+# (tests/Build runs shellcheck -a -S warning on each executable one when
+# it is installed), for those COMMIT changes, checked out in the worktree:
+# a patch that isn't built still has its shell tests checked.
+check_shell_tests() {
+	local f
+
+	command -v shellcheck > /dev/null || return 0
+	git -C "$wt" checkout -q --detach "$1"
+	while IFS= read -r f; do
+		[ -x "$wt/$f" ] || continue
+		(cd "$wt/tools/perf" && shellcheck -a -S warning "${f#tools/perf/}") ||
+			die "shellcheck of ${f#tools/perf/} fails after patch $n: $subject"
+	done < <("${git[@]}" diff --name-only --diff-filter=AM "$1^" "$1" -- 'tools/perf/tests/shell/*.sh')
+}
+
 # run_tests PATCH-NUMBER SUBJECT DESC...: the tests, on the perf of the
 # worktree; fails if one fails.
 run_tests() {
@@ -141,8 +196,12 @@ group_ends=$(awk '/^#/ { if (n) print n; next } /\.patch$/ { n++ } END { print n
 	"$TOP/patches/series")
 mapfile -t commits < <("${git[@]}" rev-list --reverse "$BASE_TAG..$SERIES_BRANCH")
 tip=${commits[-1]:-}
+declare -A build_trees=()	# commit -> build tree
+for c in "${commits[@]}"; do
+	build_trees[$c]=$(build_tree "$c")
+done
 n=0 before="" pending="" last_built="" group_built=0 group=()	# group: "TREE SUBJECT"
-built=0 unbuilt=0 taken=0
+built=0 unbuilt=0 prebuilt=0 taken=0
 for c in "${commits[@]}"; do
 	n=$((n + 1))
 	[ "$n" -ge "${BISECT_FROM:-1}" ] || continue
@@ -155,8 +214,20 @@ for c in "${commits[@]}"; do
 		# Passed before; its tests count if a later patch of its group
 		# has to be verified.
 		taken=$((taken + 1))
+		: "${built_trees[${build_trees[$c]}]:=$subject}"
 		pending=$(printf '%s\n' "$pending" "$(own_changes "$c")" | sed '/^$/d' | awk '!seen[$0]++')
 		[ "$end" = 0 ] || pending=""
+		continue
+	fi
+	if [ "$mode" = changed ] && [ "$end" = 0 ] && [ -n "${built_trees[${build_trees[$c]}]:-}" ]; then
+		# Built before as it is now: its tests run at the end of its group.
+		step "patch $n: $subject"
+		check_shell_tests "$c"
+		info "built before (its build tree, scripts/bisect-built); its tests run at the end of its group"
+		prebuilt=$((prebuilt + 1))
+		group_built=1
+		group+=("$tree $subject")
+		pending=$(printf '%s\n' "$pending" "$(own_changes "$c")" | sed '/^$/d' | awk '!seen[$0]++')
 		continue
 	fi
 
@@ -164,6 +235,7 @@ for c in "${commits[@]}"; do
 	git -C "$wt" checkout -q --detach "$c"
 	if [ -n "$last_built" ] && ! "${git[@]}" diff --name-only "$last_built" "$c" |
 	   grep -qvE '^tools/perf/(tests/shell|Documentation)/'; then
+		check_shell_tests "$c"
 		info "nothing to build: shell tests and documentation only"
 		unbuilt=$((unbuilt + 1))
 	else
@@ -172,6 +244,7 @@ for c in "${commits[@]}"; do
 		last_built=$c
 		built=$((built + 1))
 	fi
+	: "${built_trees[${build_trees[$c]}]:=$subject}"
 	group_built=1
 	group+=("$tree $subject")
 	pristine_tests
@@ -220,7 +293,9 @@ for c in "${commits[@]}"; do
 	write_record
 done
 
-done="perf builds after each of the $((built + unbuilt)) patches verified here ($unbuilt of them change only shell tests and documentation, which are not built)"
+write_record
+
+done="perf builds after each of the $((built + unbuilt + prebuilt)) patches verified here ($unbuilt of them change only shell tests and documentation, which are not built; $prebuilt built before as they are)"
 [ "$taken" = 0 ] || done="$done; $taken passed before (scripts/bisect-verified)"
 if [ "$mode" = changed ]; then
 	echo "bisectable: $done; the series' tests pass at the end of each group with a patch that adds or changes them"

@@ -240,7 +240,8 @@ static void remove_fake_root(const char *root)
 {
 	static const char * const files[] = {
 		"proc/kallsyms", "proc/kallmodsyms", "proc/kallmodsyms.uek",
-		"proc/kallsyms.top", "proc/kallmodsyms.top", "proc/kallsyms.early",
+		"proc/kallsyms.top", "proc/kallmodsyms.top",
+		"proc/kallsyms.early",
 		"proc/modules", "proc", "lib/modules/%s/modules.builtin.ranges",
 		"lib/modules/%s", "lib/modules", "lib",
 	};

@@ -5,13 +5,15 @@
 # Build a small program in several layouts, record each once and resolve
 # its samples from several symbol sources: the full binary, a stripped
 # binary with its debug file found by .gnu_debuglink or in a build-id
-# debug directory, the debug file alone, and MiniDebugInfo.  Every frame in the program's
-# own functions must get the symbol 'nm' gives for it on the unstripped
-# build, hot <- driver <- main callchains must be intact and the three hot
-# functions must get their 50/30/20 shares.  Where the symbols come with
-# DWARF, the source line of every hot sample must be the one addr2line
-# gives on the unstripped build; where the code is at hand, perf annotate
-# must show the code of a hot function.
+# debug directory, and the debug file alone.
+# MiniDebugInfo (the .gnu_debugdata of a stripped binary) is one more.
+# Every frame in the program's own functions must get the symbol 'nm'
+# gives for it on the unstripped build, hot <- driver <- main callchains
+# must be intact and the three hot functions must get their 50/30/20
+# shares.
+# Where the symbols come with DWARF, the source line of every hot sample
+# must be the one addr2line gives on the unstripped build; where the code
+# is at hand, perf annotate must show the code of a hot function.
 #
 # DEBUG_IMAGES_LAYOUTS and DEBUG_IMAGES_VARIANTS (space separated) select
 # a subset; DEBUG_IMAGES_VERBOSE=1 prints the figures of every case and
@@ -22,7 +24,9 @@ set -u
 shelldir=$(dirname "$0")
 checker="${shelldir}/lib/debug_images.py"
 
-for tool in cc nm objcopy strip readelf addr2line objdump python3; do
+tools="cc nm objcopy strip readelf python3"
+tools="${tools} addr2line objdump"
+for tool in ${tools}; do
 	if ! command -v "$tool" > /dev/null; then
 		echo "skip: no $tool on this machine"
 		exit 2
@@ -112,8 +116,8 @@ if cc -fuse-ld=gold -o "${tmpdir}/gold-probe" "${tmpdir}/prog.c" > /dev/null 2>&
 	gold_ok=1
 fi
 
-# layout name, build flags (+ separated), kind (exe, lib) and, if not
-# all, the variants.
+# layout name, build flags (+ separated), kind (exe, lib) and the
+# variants not to check it with (, separated), if any.
 # -hotsec: the hot functions in a PT_LOAD of their own, after .data and a
 # large .bss in the file.
 hotsec="-DHOT_SECTION+-Wl,--section-start=.hot=0x800000"
@@ -264,7 +268,7 @@ check_annotate() {
 start=$(date +%s)
 summary=""
 for entry in $layouts_all; do
-	IFS=: read -r layout flags kind only <<< "$entry"
+	IFS=: read -r layout flags kind skip <<< "$entry"
 	if [ -n "${DEBUG_IMAGES_LAYOUTS:-}" ] &&
 	   [[ " ${DEBUG_IMAGES_LAYOUTS} " != *" ${layout} "* ]]; then
 		continue
@@ -291,7 +295,7 @@ for entry in $layouts_all; do
 	fi
 	line="${layout}:"
 	for variant in $variants; do
-		if [ -n "$only" ] && [[ ",${only}," != *",${variant},"* ]]; then
+		if [[ ",${skip}," == *",${variant},"* ]]; then
 			continue
 		fi
 		opts=$(setup_variant "$dir" "$kind" "$variant")

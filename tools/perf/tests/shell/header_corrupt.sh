@@ -5,10 +5,10 @@
 # A count or a length in a feature section of perf.data is what the header
 # readers allocate: one that claims more than its section holds must be
 # refused before the allocation (perf report -v says so), not be allocated
-# (gigabytes) nor overflow the size computation of the allocation.  A
-# feature this perf doesn't know (of a file of a later perf) is skipped when
-# read and not written by perf inject.  Records whose sizes don't hold what
-# they say they have are refused.
+# (gigabytes) nor overflow the size computation of the allocation.
+# A feature this perf doesn't know (of a file of a later perf) is skipped
+# when read and not written by perf inject.
+# Records whose sizes don't hold what they say they have are refused.
 # A record across the end of the data section is refused too.
 
 set -e
@@ -21,7 +21,9 @@ out=$(mktemp /tmp/__perf_test.header_corrupt.XXXXXX)
 log=$(mktemp /tmp/__perf_test.header_corrupt.XXXXXX)
 
 cleanup() {
-	rm -f "${data}" "${bad}" "${out}" "${out}.old" "${log}"
+	rm -f "${data}" "${bad}" "${log}"
+	rm -f "${out}"
+	rm -f "${out}.old"
 	trap - EXIT TERM INT
 }
 

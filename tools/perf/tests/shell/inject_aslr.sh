@@ -652,8 +652,8 @@ open(sys.argv[2], "wb").write(d)' "${d}/orig.data" "${d}/wrapped.data"
 # canonical layout, which starts higher, can't hold without wrapping around
 # (wrap);
 # the first SAMPLE a callchain nr too big (callchain), or the attr claims a
-# branch stack that the samples don't have (branch), or a physical address
-# after their callchain (phys).
+# branch stack that the samples don't have (branch).
+# Or the attr claims a physical address after their callchain (phys).
 corrupt() {
 	"${PYTHON}" - "$1" "$2" "$3" <<'PYEOF'
 import struct
@@ -703,7 +703,9 @@ test_corrupt() {
 	mkdir "${d}"
 	perf record -q --no-bpf-event -o - -e task-clock:u -g -- perf test -w noploop 1 \
 		2> /dev/null > "${d}/orig.pipe"
-	for what in mmap filename wrap callchain branch phys; do
+	cases="mmap filename wrap callchain branch"
+	cases="${cases} phys"
+	for what in ${cases}; do
 		corrupt "${what}" "${d}/orig.pipe" "${d}/${what}.pipe"
 		if perf inject --aslr -i - -o "${d}/${what}.data" < "${d}/${what}.pipe" \
 			2> "${d}/${what}.err"; then

@@ -22,9 +22,13 @@
 set -u
 
 shelldir=$(dirname "$0")
+# setup_python.sh tests PYTHON, which may be unset (set -u)
+PYTHON=${PYTHON:-}
+# shellcheck source=lib/setup_python.sh
+. "${shelldir}/lib/setup_python.sh"
 checker="${shelldir}/lib/debug_images.py"
 
-tools="cc nm objcopy strip readelf python3"
+tools="cc nm objcopy strip readelf"
 tools="${tools} addr2line objdump"
 for tool in ${tools}; do
 	if ! command -v "$tool" > /dev/null; then
@@ -241,7 +245,7 @@ check_srcline() {
 	perf_cache "$1" script -i "$1/perf.data" $3 -G \
 		--show-mmap-events -F ip,sym,dso,srcline > "$1/srcline.out" 2>&1
 	read -r right total <<< \
-		"$(python3 "$checker" --srcline "$1/srcline.out" "${truth[@]}")"
+		"$("${PYTHON}" "$checker" --srcline "$1/srcline.out" "${truth[@]}")"
 	if [ "${total:-0}" -lt 100 ]; then
 		echo "too few hot samples with a source line (${total:-0})"
 	elif [ "$right" != "$total" ]; then
@@ -308,7 +312,7 @@ for entry in $layouts_all; do
 			-F comm,ip,sym,dso > "${dir}/script.out" 2> "${dir}/script.err"
 		rc=$?
 		read -r right total h50 h30 h20 chains <<< \
-			"$(python3 "$checker" "${dir}/script.out" "${truth[@]}")"
+			"$("${PYTHON}" "$checker" "${dir}/script.out" "${truth[@]}")"
 		hot=$((h50 + h30 + h20))
 		pct=$((total ? right * 100 / total : 0))
 		line="${line} ${variant}=${pct}%"

@@ -9,14 +9,16 @@
 
 set -u
 
-for tool in cc python3; do
-	if ! command -v "${tool}" > /dev/null; then
-		echo "skip: no ${tool} on this machine"
-		exit 2
-	fi
-done
+if ! command -v cc > /dev/null; then
+	echo "skip: no cc on this machine"
+	exit 2
+fi
 # shellcheck source=lib/probe.sh
 . "$(dirname "$0")"/lib/probe.sh
+# setup_python.sh tests PYTHON, which may be unset (set -u)
+PYTHON=${PYTHON:-}
+# shellcheck source=lib/setup_python.sh
+. "$(dirname "$0")"/lib/setup_python.sh
 if ! skip_if_no_perf_probe; then
 	echo "skip: this perf has no perf probe"
 	exit 2
@@ -51,7 +53,7 @@ fi
 #   debuglink-nobits  the sh_type of .gnu_debuglink SHT_NOBITS: no contents
 # Exits 3 if the image has no such section.
 break_image() {
-	python3 - "$@" << 'EOF'
+	"${PYTHON}" - "$@" << 'EOF'
 import struct, sys
 how, src, dst = sys.argv[1:4]
 d = bytearray(open(src, 'rb').read())

@@ -16,6 +16,8 @@ set -e
 shelldir=$(dirname "$0")
 # shellcheck source=lib/probe.sh
 . "${shelldir}"/lib/probe.sh
+# shellcheck source=lib/setup_python.sh
+. "${shelldir}"/lib/setup_python.sh
 audit="${shelldir}/lib/aslr_audit.py"
 
 err=0
@@ -144,7 +146,6 @@ if [ "$(id -u)" != 0 ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt -1
 	skip "recording tracepoints of the whole system needs root or perf_event_paranoid -1"
 fi
 command -v cc > /dev/null || skip "no C compiler to build the workload"
-command -v python3 > /dev/null || skip "no python3 for the leak checker"
 build_prog || skip "cc can't build a PIE"
 
 events=""
@@ -211,7 +212,7 @@ perf inject --aslr -i - -o - < "${tmpdir}/orig.pipe" > "${tmpdir}/out.pipe" ||
 # that no field holds (after the system call number of sys_enter_munmap,
 # after the code of signal_deliver): here the high half of the address of
 # the page fault before. The leak checker wants them zero in the output.
-python3 "${audit}" "${tmpdir}/orig.data" "${tmpdir}/orig.data" > "${tmpdir}/self.txt" || true
+"${PYTHON}" "${audit}" "${tmpdir}/orig.data" "${tmpdir}/orig.data" > "${tmpdir}/self.txt" || true
 grep 'bytes of tracepoint data in no field' "${tmpdir}/self.txt" ||
 	echo "Not exercised: no stale bytes in tracepoint data in no field here"
 
@@ -219,7 +220,7 @@ grep 'bytes of tracepoint data in no field' "${tmpdir}/self.txt" ||
 # mapped below 4 GiB, where command names and other numbers read as their
 # addresses; the workload and the libraries are above.
 for f in data pipe; do
-	if ! python3 "${audit}" --min-addr 0x100000000 "${tmpdir}/orig.${f}" \
+	if ! "${PYTHON}" "${audit}" --min-addr 0x100000000 "${tmpdir}/orig.${f}" \
 			"${tmpdir}/out.${f}" > "${tmpdir}/audit.txt"; then
 		fail "the leak checker found addresses of the recording in ${f}"
 		head -20 "${tmpdir}/audit.txt"

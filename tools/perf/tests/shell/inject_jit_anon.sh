@@ -50,6 +50,10 @@
 set -u
 
 shelldir=$(dirname "$0")
+# setup_python.sh tests PYTHON, which may be unset (set -u)
+PYTHON=${PYTHON:-}
+# shellcheck source=lib/setup_python.sh
+. "${shelldir}/lib/setup_python.sh"
 classify="${shelldir}/lib/jit_classify.py"
 audit="${shelldir}/lib/aslr_audit.py"
 
@@ -57,12 +61,10 @@ if [ "$(uname -m)" != x86_64 ]; then
 	echo "skip: the JIT workload emits x86-64 code, this is $(uname -m)"
 	exit 2
 fi
-for tool in cc python3; do
-	if ! command -v "$tool" > /dev/null; then
-		echo "skip: no $tool on this machine"
-		exit 2
-	fi
-done
+if ! command -v cc > /dev/null; then
+	echo "skip: no cc on this machine"
+	exit 2
+fi
 if ! perf version --build-options | grep -q 'libelf: .*on'; then
 	echo "skip: perf built without libelf (no --jit)"
 	exit 2
@@ -464,7 +466,7 @@ check() {
 
 	perf script -i "$2" -F pid,ip,sym > "$1/script.out" 2> /dev/null
 	read -r jd_right jd_total pm_right pm_total wrong ov_right ov_total <<< \
-		"$(python3 "$classify" "$1/script.out" "$1"/layout-*)"
+		"$("${PYTHON}" "$classify" "$1/script.out" "$1"/layout-*)"
 	if [ "${jd_total:-0}" -lt 100 ] || [ "${pm_total:-0}" -lt "$pm_min" ]; then
 		why="too few samples (${jd_total:-0} jitdump, ${pm_total:-0} perf map)"
 	elif [ $((jd_right * 100)) -lt $((jd_total * 95)) ]; then
@@ -549,7 +551,7 @@ no_leak() {
 
 	shift 2
 	for f in "$@"; do
-		if ! python3 "$audit" -q "$rec" "$f" > "${tmpdir}/audit.log" 2>&1; then
+		if ! "${PYTHON}" "$audit" -q "$rec" "$f" > "${tmpdir}/audit.log" 2>&1; then
 			echo "FAIL: ${what}: addresses of the recording left in" \
 				"$(basename "$f"): $(tail -n1 "${tmpdir}/audit.log")"
 			err=1
@@ -796,7 +798,7 @@ run_corrupt() {
 	fi
 	# The first code load (JIT_CODE_LOAD, 0) says its code is 4 GB.
 	cp "${dir}/dump.orig" "${dump}"
-	python3 -c '
+	"${PYTHON}" -c '
 import struct, sys
 d = bytearray(open(sys.argv[1], "rb").read())
 off = struct.unpack_from("<I", d, 8)[0]

@@ -122,9 +122,9 @@ static const char kallsyms_etext_first[] =
 
 /* wrapmod ends past the end of the address space: it is ignored. */
 static const char modules[] =
-	"loadmod 8192 0 - Live 0xffffffffc0000000\n"
 	"emptymod 0 0 - Live 0xffffffffc0100000\n"	/* empty: ignored too */
-	"wrapmod 8192 0 - Live 0xffffffffffffffff\n";
+	"wrapmod 8192 0 - Live 0xffffffffffffffff\n"
+	"loadmod 8192 0 - Live 0xffffffffc0000000\n";
 
 /*
  * Offsets from the anchor of the section. .init.text has an anchor that isn't

@@ -175,9 +175,10 @@ struct aslr_space {
 	u64		last_orig_end;
 	u64		last_new_end;
 	/*
-	 * The main thread of the process exited: its layout is kept for the
-	 * samples that come after its exit (off-CPU samples), until its pid
-	 * is reused, or else until its last thread exits.
+	 * The process exited: its layout is kept for the samples that come
+	 * after its exit (off-CPU samples), until its pid is reused.
+	 * Set by the exit of its main thread; without aslr->keep_exited, the
+	 * layout also goes with the last of its threads (__aslr__retire()).
 	 */
 	bool		exited;
 	/* The remaps of this address space, also in aslr->remaps. */
@@ -1373,8 +1374,8 @@ static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
 
 	if (err)
 		return err;
-	if (pid == tid) {
-		struct aslr_space *space = aslr__find_space(aslr, host, pid);
+	if (event->fork.pid == event->fork.tid) {
+		struct aslr_space *space = aslr__find_space(aslr, host, event->fork.pid);
 
 		if (space)
 			space->exited = true;
@@ -1511,13 +1512,13 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 		miss->verified = false;
 	}
 out:
-	if (found) {
+	if (found)
 		*found = remap;
-	} else if (!remap && !miss->verified) {
-		/*
-		 * Zeroed, an address of the input all the same: its value
-		 * must not be in the output (out of memory is told there).
-		 */
+	/*
+	 * Zeroed, an address of the input all the same: its value must not be
+	 * in the output (out of memory is told there). Told once in a row.
+	 */
+	if (!found && !remap && !miss->verified) {
 		aslr__verify_addr(aslr, addr);
 		miss->verified = true;
 	}
@@ -3128,9 +3129,10 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->jitted = hashmap__new(aslr_str__hash, aslr_str__equal, NULL);
 	aslr->perf_map_spans = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
 	aslr->verify = aslr_verify__new();
-	if (!aslr->buf || !aslr->verify || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
-	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases) || IS_ERR(aslr->jitted) ||
-	    IS_ERR(aslr->perf_map_spans)) {
+	if (!aslr->buf || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
+	    !aslr->verify ||
+	    IS_ERR(aslr->jitted) || IS_ERR(aslr->perf_map_spans) ||
+	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases)) {
 		if (IS_ERR(aslr->jitted))
 			aslr->jitted = NULL;
 		if (IS_ERR(aslr->perf_map_spans))

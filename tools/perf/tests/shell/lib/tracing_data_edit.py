@@ -8,6 +8,9 @@ tracing_data_edit.py FILE offset PART
     lines), printk (the printk formats, its offset and length), system
     (the name of the first system of events), event-size (the size of
     its first event format)
+tracing_data_edit.py FILE set PART VALUE
+    writes VALUE (a number), or what is there plus N for a VALUE of +N, as
+    the 8 bytes little endian size at PART (cmdline-size, event-size)
 tracing_data_edit.py FILE insert OFFSET COUNT BYTE
     inserts COUNT times BYTE (a number) at OFFSET, inside the tracing data:
     the section grows, the sections after it move (the table of feature
@@ -73,6 +76,14 @@ def main():
     d = bytearray(open(path, 'rb').read())
     if cmd == 'offset':
         print(walk(d)[sys.argv[3]])
+        return
+    if cmd == 'set':
+        at, val = walk(d)[sys.argv[3]], sys.argv[4]
+        new = int(val, 0)
+        if val.startswith('+'):
+            new += struct.unpack_from('<Q', d, at)[0]
+        struct.pack_into('<Q', d, at, new)
+        open(path, 'wb').write(d)
         return
     at, count, byte = (int(x, 0) for x in sys.argv[3:6])
     for feat, entry, off, size in sections(d):

@@ -19,18 +19,23 @@
 #   dwarf   the steady process with --call-graph dwarf: perf inject,
 #           --aslr (which unwinds the user stacks) and perf report -g
 #           --stdio (which unwinds the same ones)
-# Each run gives wall time, CPU time (user + system), MB/s of input and
-# peak anonymous RSS (peak-anon-rss.py: GNU time's %M would count the pages
-# of the mmap'd input), and its ratio to the plain perf inject of the same
-# file, the cheapest way to do the same job (CPU time is less disturbed by
-# other load).  Then the cost of the check of the output (--aslr against
+# Beside them, on each file: `cat FILE > /dev/null`, the floor (reading the
+# file from the page cache and nothing else), and the plain perf inject of
+# pristine perf (build-pristine.sh).  Each run gives wall time, CPU time
+# (user + system), MB/s of input, its write system calls and the KiB of
+# output each wrote, peak anonymous RSS (peak-anon-rss.py: GNU time's %M
+# would count the pages of the mmap'd input), and its ratio to the plain
+# perf inject of the same file, the cheapest way to do the same job (CPU
+# time is less disturbed by other load), to that of pristine perf and to
+# cat.  Then the cost of the check of the output (--aslr against
 # --aslr --no-aslr-verify), --jit --aslr against --jit, --aslr against
 # perf report -g, and for each run the RSS at the largest size over the
 # one at the smallest.  The runs of a file are interleaved, RUNS rounds of
 # all of them, and the fastest of each is kept: what slows the machine down
 # for a while slows each run alike.
 #
-# Environment: BENCH_PERF (perf binary, default: build/perf/perf), BENCH_DIR
+# Environment: BENCH_PERF (perf binary, default: build/perf/perf),
+# BENCH_PRISTINE (pristine perf, default: built into build/pristine), BENCH_DIR
 # (work directory, default: a new /tmp/aslr-bench.XXXXXX, removed at the end
 # unless KEEP=1; KEEP=1 BENCH_DIR=... keeps the recordings for the next
 # run), RUNS (rounds, default 3), BENCH_WORKLOADS (default "fork steady jit
@@ -41,6 +46,10 @@ set -euo pipefail
 . "$(dirname "$0")/config.sh"
 
 PERF=${BENCH_PERF:-$PERF}
+if [ -z "${BENCH_PRISTINE:-}" ]; then
+	"$(dirname "$0")/build-pristine.sh" > /dev/null
+	BENCH_PRISTINE=$PRISTINE_OUT/perf
+fi
 RUNS=${RUNS:-3}
 read -r -a workloads <<< "${BENCH_WORKLOADS:-fork steady jit dwarf}"
 sizes=("$@")
@@ -73,9 +82,9 @@ trap cleanup EXIT
 # The runs of a workload: perf inject options, or "report" for perf report -g.
 runs_of() {
 	case "$1" in
-	fork | steady) runs=("" "-b" "--aslr --no-aslr-verify" "--aslr") ;;
-	jit) runs=("" "--jit" "--jit --aslr") ;;
-	dwarf) runs=("" "--aslr" "report") ;;
+	fork | steady) runs=(cat pristine "" "-b" "--aslr --no-aslr-verify" "--aslr") ;;
+	jit) runs=(cat pristine "" "--jit" "--jit --aslr") ;;
+	dwarf) runs=(cat pristine "" "--aslr" "report") ;;
 	*) die "BENCH_WORKLOADS: fork, steady, jit or dwarf, not $1" ;;
 	esac
 }
@@ -233,31 +242,50 @@ record() {
 	stop_workload
 }
 
-# measure FILE [OPTIONS...] -> prints "wall_s rss_kb cpu_s" of one run of
-# perf inject OPTIONS, or of perf report -g --stdio for "report"
+# measure FILE [OPTIONS...] -> prints "wall_s rss_kb cpu_s writes out_bytes"
+# of one run of perf inject OPTIONS, of perf report -g --stdio for "report",
+# of cat FILE > /dev/null for "cat", of pristine perf inject for "pristine"
 measure() {
-	local file=$1 cmd
+	local file=$1 cmd out=0
 
 	shift
-	if [ "${1:-}" = report ]; then
-		cmd=("${PERF}" report -g --stdio -i "${file}")
-	else
-		cmd=("${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data")
-	fi
+	case "${1:-}" in
+	report) cmd=("${PERF}" report -g --stdio -i "${file}") ;;
+	cat) cmd=(cat "${file}") ;;
+	pristine) cmd=("${BENCH_PRISTINE}" inject -i "${file}" -o "${dir}/out.data") ;;
+	*) cmd=("${PERF}" inject "$@" -i "${file}" -o "${dir}/out.data") ;;
+	esac
 	# Not with the writeback of what an earlier run wrote.
 	sync
 	"${measure_run}" -o "${dir}/time.txt" "${cmd[@]}" > /dev/null 2> "${dir}/inject.err" ||
 		{ echo "${cmd[*]} failed:" >&2; cat "${dir}/inject.err" >&2; exit 1; }
+	if [ "${1:-}" = cat ]; then
+		out=$(stat -c %s "${file}")
+	elif [ -e "${dir}/out.data" ]; then
+		out=$(stat -c %s "${dir}/out.data")
+	fi
 	rm -f "${dir}/out.data"
-	awk '{ print $1, $3, $2 }' "${dir}/time.txt"
+	awk -v out="${out}" '{ print $1, $3, $2, $4, out }' "${dir}/time.txt"
+}
+
+# label OPTIONS: what a run is, in the table
+label() {
+	case "$1" in
+	report) echo "perf report -g" ;;
+	cat) echo "cat FILE > /dev/null" ;;
+	pristine) echo "pristine perf inject" ;;
+	"") echo "(none)" ;;
+	*) echo "$1" ;;
+	esac
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / (b > 0 ? b : 0.01) }'; }
 
 build_workloads
 
-printf "%-8s %-7s %-9s %-24s %8s %8s %7s %9s %10s %9s\n" "workload" "size" "records" \
-	"options" "wall(s)" "cpu(s)" "MB/s" "anon(MB)" "wall/plain" "cpu/plain"
+printf "%-8s %-6s %-8s %-24s %7s %6s %6s %8s %7s %8s %6s %6s %7s %6s\n" "workload" "size" \
+	"records" "options" "wall(s)" "cpu(s)" "MB/s" "writes" "KB/wr" "anon(MB)" "/plain" \
+	"cpu/pl" "/pristn" "/cat"
 declare -A rss_first=() rss_last=()
 for workload in "${workloads[@]}"; do
 	runs_of "${workload}"
@@ -268,11 +296,13 @@ for workload in "${workloads[@]}"; do
 		size=$(stat -c %s "${file}")
 		nr=$("${PERF}" report -i "${file}" --stats 2> /dev/null |
 		     awk '/TOTAL events:/ { print $3 }')
-		declare -A wall=() cpu=() rss=()
+		declare -A wall=() cpu=() rss=() nwr=() outb=()
 		for ((r = 0; r < RUNS; r++)); do
 			for opts in "${runs[@]}"; do
 				# shellcheck disable=SC2086
-				read -r t m c < <(measure "${file}" ${opts})
+				read -r t m c w o < <(measure "${file}" ${opts})
+				nwr["x${opts}"]=${w}
+				outb["x${opts}"]=${o}
 				if [ -z "${wall[x${opts}]:-}" ] ||
 				   awk -v a="${t}" -v b="${wall[x${opts}]}" 'BEGIN { exit !(a < b) }'; then
 					wall["x${opts}"]=${t}
@@ -285,13 +315,16 @@ for workload in "${workloads[@]}"; do
 			t=${wall[x${opts}]} c=${cpu[x${opts}]} m=${rss[x${opts}]}
 			[ -n "${rss_first[${workload}${opts}]:-}" ] || rss_first["${workload}${opts}"]=${m}
 			rss_last["${workload}${opts}"]=${m}
-			printf "%-8s %-7s %-9s %-24s %8.2f %8.2f %7.1f %9.1f %10s %9s\n" \
-				"${workload}" "$((size / 1024 / 1024))MB" "${nr}" \
-				"$([ "${opts}" = report ] && echo "perf report -g" || echo "${opts:-(none)}")" \
+			printf "%-8s %-6s %-8s %-24s %7.2f %6.2f %6.1f %8s %7s %8.1f %6s %6s %7s %6s\n" \
+				"${workload}" "$((size / 1024 / 1024))MB" "${nr}" "$(label "${opts}")" \
 				"${t}" "${c}" \
 				"$(awk -v s="${size}" -v t="${t}" 'BEGIN { print s / 1048576 / (t > 0 ? t : 0.01) }')" \
+				"${nwr[x${opts}]}" \
+				"$(awk -v o="${outb[x${opts}]}" -v w="${nwr[x${opts}]}" \
+					'BEGIN { if (o > 0 && w > 0) printf "%.1f", o / 1024 / w; else print "-" }')" \
 				"$(awk -v r="${m}" 'BEGIN { print r / 1024 }')" \
-				"$(ratio "${t}" "${wall[x]}")" "$(ratio "${c}" "${cpu[x]}")"
+				"$(ratio "${t}" "${wall[x]}")" "$(ratio "${c}" "${cpu[x]}")" \
+				"$(ratio "${t}" "${wall[xpristine]}")" "$(ratio "${t}" "${wall[xcat]}")"
 		done
 		case "${workload}" in
 		fork | steady)
@@ -307,7 +340,7 @@ for workload in "${workloads[@]}"; do
 				"$(ratio "${wall[x--aslr]}" "${wall[xreport]}")" \
 				"$(ratio "${cpu[x--aslr]}" "${cpu[xreport]}")" ;;
 		esac
-		unset wall cpu rss
+		unset wall cpu rss nwr outb
 		[ -n "${KEEP:-}" ] || rm -f "${file}"
 	done
 done
@@ -315,9 +348,9 @@ if [ ${#sizes[@]} -gt 1 ]; then
 	for workload in "${workloads[@]}"; do
 		runs_of "${workload}"
 		for opts in "${runs[@]}"; do
+			[ "${opts}" != cat ] || continue
 			printf "anonymous RSS at %s MB, %-7s %-24s %s\n" "${sizes[-1]}/${sizes[0]}" \
-				"${workload}" "$([ "${opts}" = report ] && echo "perf report -g:" ||
-						 echo "${opts:-(none)}:")" \
+				"${workload}" "$(label "${opts}"):" \
 				"$(ratio "${rss_last[${workload}${opts}]}" "${rss_first[${workload}${opts}]}")"
 		done
 	done

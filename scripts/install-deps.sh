@@ -22,9 +22,11 @@ packages=(
 	libiberty-dev python3-dev python3-setuptools libbpf-dev
 	# sanitizer builds (tsan, asan)
 	libclang-rt-14-dev
-	# tests: the leak checker reads perf record -z files with it
+	# tests: the leak checker reads perf record -z files with it; a 32-bit
+	# process is recorded where gcc -m32 builds one (x86)
 	python3-zstandard
 )
+[ "$(dpkg --print-architecture)" != amd64 ] || packages+=(gcc-multilib)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -22,6 +22,9 @@
 #include "evsel.h"
 #include "header.h"
 #include "util/aslr-verify.h"
+#ifdef HAVE_LIBTRACEEVENT
+#include <event-parse.h>
+#endif
 
 #define MAP_START	0x7f3a12340000ULL
 #define MAP_LEN		0x10000ULL
@@ -33,6 +36,12 @@
 #define FAR		0x0000666564636261ULL
 /* Below 4 GiB, where no value is looked up. */
 #define LOW_START	0x400000ULL
+/*
+ * Low 32 bits zero, as two 32-bit numbers 0 and 0x7f3b read: looked up in
+ * address fields only, of user space; of the kernel's direct map, anywhere.
+ */
+#define PAIR_START	0x7f3b00000000ULL
+#define KERNEL_PAIR	0xffff9a4100000000ULL
 
 static void set_name(char *name, const char *s)
 {
@@ -68,6 +77,8 @@ static int test__aslr_verify_words(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("addr", !aslr_verify__add_addr(verify, CARRIED));
 	TEST_ASSERT_VAL("near addr", !aslr_verify__add_addr(verify, NEAR));
 	TEST_ASSERT_VAL("far addr", !aslr_verify__add_addr(verify, FAR));
+	TEST_ASSERT_VAL("pair range", !aslr_verify__add_range(verify, PAIR_START, MAP_LEN));
+	TEST_ASSERT_VAL("kernel pair", !aslr_verify__add_addr(verify, KERNEL_PAIR));
 
 	memset(buf, 0, sizeof(buf));
 	TEST_ASSERT_VAL("nothing planted", hits_of(verify, -1, buf, sizeof(buf)) == 0);
@@ -75,7 +86,8 @@ static int test__aslr_verify_words(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("far value looked for", hits_of(verify, -1, buf, sizeof(buf)) == 0);
 
 	for (pos = 0; pos + sizeof(val) <= sizeof(buf); pos += sizeof(u32)) {
-		u64 planted[] = { PLANTED, MAP_START, MAP_START + MAP_LEN - 1, CARRIED, NEAR };
+		u64 planted[] = { PLANTED, MAP_START, MAP_START + MAP_LEN - 1, CARRIED, NEAR,
+				  KERNEL_PAIR };
 		size_t i;
 
 		for (i = 0; i < ARRAY_SIZE(planted); i++) {
@@ -97,6 +109,10 @@ static int test__aslr_verify_words(struct test_suite *test __maybe_unused,
 		val = LOW_START + 0x100;
 		memcpy((void *)buf + pos, &val, sizeof(val));
 		TEST_ASSERT_VAL("low value found", hits_of(verify, -1, buf, sizeof(buf)) == 0);
+		val = PAIR_START;
+		memcpy((void *)buf + pos, &val, sizeof(val));
+		TEST_ASSERT_VAL("two 32-bit numbers found",
+				hits_of(verify, -1, buf, sizeof(buf)) == 0);
 		/* In the other byte order, at 8-byte offsets. */
 		if (pos % sizeof(u64) == 0) {
 			memset(buf, 0, sizeof(buf));
@@ -171,7 +187,9 @@ static int test__aslr_verify_records(struct test_suite *test __maybe_unused,
 	evlist__add(evlist, evsel);
 	evsel = NULL;
 	evlist__set_id_pos(evlist);
-	if (aslr_verify__add_range(verify, MAP_START, MAP_LEN))
+	if (aslr_verify__add_range(verify, MAP_START, MAP_LEN) ||
+	    aslr_verify__add_range(verify, LOW_START, MAP_LEN) ||
+	    aslr_verify__add_range(verify, PAIR_START, MAP_LEN))
 		goto out;
 
 	/* MMAP2: the start and pgoff are looked at, len is a number. */
@@ -192,9 +210,39 @@ static int test__aslr_verify_records(struct test_suite *test __maybe_unused,
 	set_name(rec.event.mmap2.filename, "/tmp/7f3a12341234");
 	TEST_ASSERT_VAL("mmap2 name not found", event_hits(verify, evlist, &rec) == 1);
 	set_name(rec.event.mmap2.filename, "/usr/bin/true");
+	/* Below 4 GiB: in an address field only; a file offset is a number */
+	rec.event.mmap2.start = LOW_START;
+	TEST_ASSERT_VAL("mmap2 low start not found", event_hits(verify, evlist, &rec) == 1);
+	rec.event.mmap2.start = PAIR_START;
+	TEST_ASSERT_VAL("mmap2 start, low 32 bits zero, not found",
+			event_hits(verify, evlist, &rec) == 1);
+	rec.event.mmap2.start = 0;
+	rec.event.mmap2.pgoff = LOW_START;
+	TEST_ASSERT_VAL("mmap2 low file offset found", event_hits(verify, evlist, &rec) == 0);
+	set_name(rec.event.mmap2.filename, "//anon");
+	TEST_ASSERT_VAL("mmap2 low anon pgoff not found", event_hits(verify, evlist, &rec) == 1);
+	rec.event.mmap2.pgoff = 0;
+	set_name(rec.event.mmap2.filename, "/usr/bin/true");
 	/* The time of the sample id fields after it */
 	rec.words[rec.event.header.size / sizeof(u64) - 1] = PLANTED;
 	TEST_ASSERT_VAL("sample id time found", event_hits(verify, evlist, &rec) == 0);
+
+	/*
+	 * COMM: across the padding of its name and the pid of its sample id
+	 * fields, halves of two values; within the name, looked at.
+	 */
+	memset(&rec, 0, sizeof(rec));
+	rec.event.header.type = PERF_RECORD_COMM;
+	rec.event.header.size = sizeof(rec.event.header) + 2 * sizeof(u32) + 16 +
+				evlist__id_hdr_size(evlist);
+	memcpy(rec.event.comm.comm, "worker-7", 8);
+	/* The name is at bytes 16 to 31, the sample id from 32 on. */
+	memcpy(rec.bytes + 28, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("word across a name and the sample id found",
+			event_hits(verify, evlist, &rec) == 0);
+	memset(rec.bytes + 28, 0, sizeof(u64));
+	memcpy(rec.bytes + 20, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("word within a name not found", event_hits(verify, evlist, &rec) == 1);
 
 	/* A sample: ip, pid/tid, time, period, callchain (nr, 2 ips) */
 	memset(&rec, 0, sizeof(rec));
@@ -209,7 +257,12 @@ static int test__aslr_verify_records(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("time, period or pid/tid found", event_hits(verify, evlist, &rec) == 0);
 	sample[0] = PLANTED;
 	TEST_ASSERT_VAL("ip not found", event_hits(verify, evlist, &rec) == 1);
+	sample[0] = LOW_START + 0x100;
+	TEST_ASSERT_VAL("low ip not found", event_hits(verify, evlist, &rec) == 1);
 	sample[0] = 0;
+	sample[3] = LOW_START + 0x100;
+	TEST_ASSERT_VAL("low period found", event_hits(verify, evlist, &rec) == 0);
+	sample[3] = PLANTED;
 	sample[6] = PLANTED;
 	TEST_ASSERT_VAL("callchain ip not found", event_hits(verify, evlist, &rec) == 1);
 	/* Across pid/tid and time: two fields of numbers. */
@@ -267,6 +320,90 @@ out:
 	aslr_verify__delete(verify);
 	return ret;
 }
+
+#ifdef HAVE_LIBTRACEEVENT
+/*
+ * A tracepoint whose 8-byte fields are named like numbers: they may hold
+ * addresses all the same, the check reads them whatever their name; its
+ * fields of 4 bytes hold numbers.
+ */
+static const char tp_format[] =
+	"name: numbers\n"
+	"ID: 1000\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long flags;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:u64 value;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:long state;\toffset:24;\tsize:8;\tsigned:1;\n"
+	"\tfield:int pid;\toffset:32;\tsize:4;\tsigned:1;\n"
+	"\tfield:int prio;\toffset:36;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"flags=%lx\", REC->flags\n";
+
+static int test__aslr_verify_tracepoint(struct test_suite *test __maybe_unused,
+					int subtest __maybe_unused)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.config = 1000,
+		.size = sizeof(attr),
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_RAW,
+	};
+	struct aslr_verify *verify = aslr_verify__new();
+	struct tep_handle *tep = tep_alloc();
+	struct evlist *evlist = evlist__new();
+	struct evsel *evsel = evsel__new(&attr);
+	union {
+		union perf_event event;
+		u64 words[16];
+	} rec;
+	/* pid/tid, time, then the size of the raw data and the data */
+	void *raw = (void *)&rec.words[3] + sizeof(u32);
+	struct tep_event *tp = NULL;
+	static const size_t named[] = { 8, 16, 24 };
+	int ret = TEST_FAIL;
+	size_t i;
+
+	if (!verify || !tep || !evlist || !evsel)
+		goto out;
+	tep_set_long_size(tep, sizeof(u64));
+	if (tep_parse_format(tep, &tp, tp_format, sizeof(tp_format) - 1, "test") || !tp)
+		goto out;
+	evsel->tp_format = tp;
+	evlist__add(evlist, evsel);
+	evlist__set_id_pos(evlist);
+	if (aslr_verify__add_range(verify, MAP_START, MAP_LEN))
+		goto out;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.event.header.type = PERF_RECORD_SAMPLE;
+	rec.event.header.size = sizeof(rec.event.header) + 3 * sizeof(u64) + 44;
+	memcpy(&rec.words[3], &(u32){ 44 }, sizeof(u32));
+	TEST_ASSERT_VAL("empty tracepoint sample", event_hits(verify, evlist, &rec) == 0);
+	for (i = 0; i < ARRAY_SIZE(named); i++) {
+		memcpy(raw + named[i], &(u64){ PLANTED }, sizeof(u64));
+		pr_debug("planted at raw data +%zu\n", named[i]);
+		TEST_ASSERT_VAL("field named like a number not looked at",
+				event_hits(verify, evlist, &rec) == 1);
+		memset(raw + named[i], 0, sizeof(u64));
+	}
+	/* Two fields of 4 bytes: numbers, even read as one value */
+	memcpy(raw + 32, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("two int fields found", event_hits(verify, evlist, &rec) == 0);
+	ret = TEST_OK;
+out:
+	evlist__delete(evlist);
+	if (!evlist)
+		evsel__delete(evsel);
+	tep_free(tep);
+	aslr_verify__delete(verify);
+	return ret;
+}
+#endif
 
 /* Write @size bytes to a new file, its path in @path (PATH_MAX). */
 static int write_object(char *path, const void *buf, size_t size)
@@ -330,6 +467,9 @@ static struct test_case tests__aslr_verify[] = {
 	TEST_CASE("Every word at every 4-byte offset", aslr_verify_words),
 	TEST_CASE("Numbers written as text", aslr_verify_text),
 	TEST_CASE("Fields of records and features", aslr_verify_records),
+#ifdef HAVE_LIBTRACEEVENT
+	TEST_CASE("Fields of tracepoints, whatever their name", aslr_verify_tracepoint),
+#endif
 	TEST_CASE("Objects written for the output", aslr_verify_objects),
 	{ .name = NULL, }
 };

@@ -24,7 +24,6 @@
 #include <linux/zalloc.h>
 #include <internal/lib.h>
 
-#include "aslr.h"
 #include "aslr-verify.h"
 #include "branch.h"
 #include "debug.h"
@@ -38,14 +37,24 @@
 #endif
 
 /*
- * Values below 4 GiB are not looked up: executables that are not position
- * independent are mapped there at fixed addresses (0x400000 on x86-64), not
- * randomized, and any two neighbouring 32-bit numbers read as one value
- * there. So are mappings of 1 TiB or more (sanitizer shadow memory): most
- * values would be in them.
+ * Values below 4 GiB are looked up in the fields that hold addresses only:
+ * elsewhere any two neighbouring 32-bit numbers, or text, read as one value
+ * there, where 32-bit recordings have all of their mappings and 64-bit ones
+ * their executables that are not position independent.  Nothing is mapped
+ * below 64 KiB.  Mappings of 1 TiB or more (sanitizer shadow memory) are not
+ * looked up: most values would be in them.
  */
 #define ASLR_VERIFY_MIN		0x100000000ULL
+#define ASLR_VERIFY_LOW		0x10000ULL
 #define ASLR_VERIFY_HUGE	BIT_ULL(40)
+/*
+ * Values of user space whose low 32 bits are zero too: that is what two
+ * neighbouring 32-bit numbers, 0 and n, read as, everywhere in headers and
+ * features, and the address of a mapping is one by a chance of one in a
+ * million (mmap randomizes its bits 12 to 40 and up).  Not in the kernel's
+ * half: its direct map is randomized in 1 GiB steps.
+ */
+#define ASLR_VERIFY_PAIR_END	BIT_ULL(48)
 /*
  * An address out of every mapping that a sample carried is looked for if it
  * is in the kernel's half of the address space, or within 1 GiB of a mapping
@@ -76,12 +85,22 @@ struct aslr_verify_range {
 	u64	end;
 };
 
-/* Bytes of a record: a field that holds a number is not looked at. */
+/*
+ * Bytes of a record: a field that holds a number is not looked at, one that
+ * holds addresses is, whatever their value (elements of 8 or 4 bytes).
+ */
+enum aslr_verify_span_kind {
+	SPAN_OTHER,
+	SPAN_NUMBER,
+	SPAN_ADDR,
+	SPAN_ADDR32,
+};
+
 struct aslr_verify_span {
 	u32		start;
 	u32		end;
 	const char	*name;
-	bool		number;
+	u8		kind;
 };
 
 struct aslr_verify_spans {
@@ -95,6 +114,8 @@ struct aslr_verify_spans {
 	u32			slots_end;
 	u32			raw_start;
 	u32			raw_end;
+	/* Of another record: where its sample id fields start, or 0. */
+	u32			id_start;
 	/*
 	 * Of a record whose fields are not found yet: they are, at its first
 	 * value in the address space of the input (most records have none).
@@ -129,6 +150,13 @@ struct aslr_verify {
 	struct hashmap		*addrs;
 	/* struct tep_event * -> struct aslr_verify_tp * */
 	struct hashmap		*tps;
+	/*
+	 * Of a pipe: the attrs written, in the order of the events of the
+	 * input: the layout of the samples written, where the input's events
+	 * have that of the samples read.
+	 */
+	struct perf_event_attr	*attrs;
+	int			nr_attrs;
 	/* Of a pipe: offset, bytes of tracing data still to come. */
 	u64			stream_offset;
 	u64			payload;
@@ -155,6 +183,7 @@ struct aslr_verify {
 	u64			numbers;
 	u64			text_numbers;
 	u64			straddles;
+	u64			pairs;
 	u64			hits;
 };
 
@@ -199,6 +228,7 @@ void aslr_verify__delete(struct aslr_verify *verify)
 	hashmap__for_each_entry(verify->tps, cur, bkt)
 		free(cur->pvalue);
 	hashmap__free(verify->tps);
+	free(verify->attrs);
 	free(verify->ranges);
 	free(verify->header);
 	free(verify);
@@ -254,9 +284,9 @@ static int aslr_verify__add(struct aslr_verify *verify, u64 start, u64 end)
 {
 	u64 b;
 
-	if (end <= start || end <= ASLR_VERIFY_MIN)
+	if (end <= start || end <= ASLR_VERIFY_LOW)
 		return 0;
-	start = max_t(u64, start, ASLR_VERIFY_MIN);
+	start = max_t(u64, start, ASLR_VERIFY_LOW);
 	if (verify->nr_pending == ASLR_VERIFY_PENDING && aslr_verify__sort(verify))
 		return -ENOMEM;
 	verify->pending[verify->nr_pending].start = start;
@@ -316,7 +346,7 @@ int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
 {
 	int err;
 
-	if (addr < ASLR_VERIFY_MIN || addr >= ASLR_VERIFY_CONTEXT ||
+	if (addr < ASLR_VERIFY_LOW || addr >= ASLR_VERIFY_CONTEXT ||
 	    hashmap__find(verify->addrs, addr, NULL))
 		return 0;
 	if (addr < ASLR_VERIFY_KERNEL &&
@@ -335,10 +365,13 @@ int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
 	return aslr_verify__add(verify, addr, addr + 1);
 }
 
-/* Could @val be in the address space of the input? Most values are not. */
+/*
+ * Could @val, of no field known to hold addresses, be in the address space of
+ * the input? Most values are not.
+ */
 static inline bool aslr_verify__maybe(const struct aslr_verify *verify, u64 val)
 {
-	return val >= verify->lowest && val <= verify->highest &&
+	return val >= ASLR_VERIFY_MIN && val >= verify->lowest && val <= verify->highest &&
 	       test_bit(aslr_verify__bucket(val), verify->buckets);
 }
 
@@ -369,14 +402,27 @@ static bool aslr_verify__in_space(struct aslr_verify *verify, u64 val)
 }
 
 static void spans__add(struct aslr_verify_spans *spans, u32 start, u32 end,
-		       const char *name, bool number)
+		       const char *name, u8 kind)
 {
 	if (spans->nr == ASLR_VERIFY_SPANS || end <= start)
 		return;
 	spans->span[spans->nr].start = start;
 	spans->span[spans->nr].end = end;
 	spans->span[spans->nr].name = name;
-	spans->span[spans->nr++].number = number;
+	spans->span[spans->nr++].kind = kind;
+}
+
+/* Are the 8 bytes at @pos in a field that holds addresses? */
+static bool spans__addr(const struct aslr_verify_spans *spans, u32 pos)
+{
+	int i;
+
+	for (i = 0; i < spans->nr; i++) {
+		if (spans->span[i].kind == SPAN_ADDR && spans->span[i].start <= pos &&
+		    pos + sizeof(u64) <= spans->span[i].end)
+			return true;
+	}
+	return false;
 }
 
 /* Are the @len bytes at @pos all in fields holding numbers? */
@@ -387,7 +433,7 @@ static bool spans__number(const struct aslr_verify_spans *spans, u32 pos, u32 le
 
 	while (pos < end) {
 		for (i = 0; i < spans->nr; i++) {
-			if (spans->span[i].number && spans->span[i].start <= pos &&
+			if (spans->span[i].kind == SPAN_NUMBER && spans->span[i].start <= pos &&
 			    pos < spans->span[i].end)
 				break;
 		}
@@ -426,9 +472,17 @@ static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *
 				     union perf_event *event,
 				     struct aslr_verify_spans *spans);
 
-/* Are the 8 bytes at @pos, not 8-byte aligned, across two words of a sample? */
+/*
+ * Are the 8 bytes at @pos, not 8-byte aligned, across two words of a sample,
+ * or across the end of another record and its sample id fields?  The end is
+ * 8-byte aligned (names are padded) and the fields are whole words: halves
+ * of two values (the padding of a COMM's name and the pid after it make
+ * 0x7f02_00000000 for pid 0x7f02).
+ */
 static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
 {
+	if (spans->id_start && pos < spans->id_start && spans->id_start < pos + sizeof(u64))
+		return true;
 	return pos + sizeof(u64) <= spans->slots_end &&
 	       (pos + sizeof(u64) <= spans->raw_start || pos >= spans->raw_end);
 }
@@ -452,6 +506,10 @@ static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
 	}
 	if (spans && spans__number(spans, pos, sizeof(val))) {
 		verify->numbers++;
+		return;
+	}
+	if (!(u32)val && val < ASLR_VERIFY_PAIR_END && !(spans && spans__addr(spans, pos))) {
+		verify->pairs++;
 		return;
 	}
 	aslr_verify__report(verify, val, offset, what, spans, pos, how);
@@ -550,8 +608,56 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 	aslr_verify__text(verify, buf, size, offset, what);
 }
 
+/*
+ * The values below 4 GiB of the fields of @spans that hold addresses (8 or
+ * 4 bytes each): any in the address space of the input is one.
+ */
+static void aslr_verify__low(struct aslr_verify *verify, const void *buf, u64 offset,
+			     const char *what, const struct aslr_verify_spans *spans)
+{
+	int i;
+
+	for (i = 0; i < spans->nr; i++) {
+		const struct aslr_verify_span *span = &spans->span[i];
+		u32 elem = span->kind == SPAN_ADDR ? sizeof(u64) : sizeof(u32);
+		u32 pos;
+
+		if (span->kind != SPAN_ADDR && span->kind != SPAN_ADDR32)
+			continue;
+		for (pos = span->start; pos + elem <= span->end; pos += elem) {
+			u64 val = 0;
+
+			memcpy(&val, buf + pos, elem);
+			if (val < ASLR_VERIFY_LOW || val >= ASLR_VERIFY_MIN ||
+			    !aslr_verify__in_space(verify, val))
+				continue;
+			verify->in_space++;
+			aslr_verify__report(verify, val, offset, what, spans, pos, "");
+		}
+	}
+}
+
 #ifdef HAVE_LIBTRACEEVENT
-/* The fields of @tp, and whether the rewrite keeps them as numbers. */
+/*
+ * What @field of @tp holds, by its type alone: a pointer or a long of 4 bytes
+ * (a 32-bit kernel's) holds addresses, another integer of 4 bytes or less a
+ * number.  Its name doesn't tell (a field named flags or value may hold an
+ * address), nor do its values: those of an 8-byte field are all looked at.
+ */
+static u8 aslr_verify__tp_kind(const struct tep_event *tp, const struct tep_format_field *field)
+{
+	if (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING | TEP_FIELD_IS_DYNAMIC))
+		return SPAN_OTHER;
+	if (field->size == sizeof(u32) &&
+	    ((field->flags & TEP_FIELD_IS_POINTER) ||
+	     ((field->flags & TEP_FIELD_IS_LONG) && tp->tep && tep_get_long_size(tp->tep) == 4)))
+		return SPAN_ADDR32;
+	if (field->flags & TEP_FIELD_IS_POINTER)
+		return SPAN_ADDR;
+	return field->size <= (int)sizeof(u32) ? SPAN_NUMBER : SPAN_OTHER;
+}
+
+/* The fields of @tp, and whether they hold numbers. */
 static struct aslr_verify_tp *aslr_verify__tp(struct aslr_verify *verify, struct tep_event *tp)
 {
 	struct tep_format_field *field, *lists[2] = { tp->format.common_fields, tp->format.fields };
@@ -575,7 +681,7 @@ static struct aslr_verify_tp *aslr_verify__tp(struct aslr_verify *verify, struct
 			span->start = field->offset;
 			span->end = field->offset + field->size;
 			span->name = field->name;
-			span->number = !n || aslr__tp_field_is_number(tp, field);
+			span->kind = aslr_verify__tp_kind(tp, field);
 			nr++;
 		}
 	}
@@ -604,22 +710,65 @@ static void aslr_verify__raw_spans(struct aslr_verify *verify __maybe_unused,
 		const struct aslr_verify_span *f = &fields->field[i];
 
 		if (f->end <= size)
-			spans__add(spans, pos + f->start, pos + f->end, f->name, f->number);
+			spans__add(spans, pos + f->start, pos + f->end, f->name, f->kind);
 	}
 #endif
-	spans__add(spans, pos, pos + size, "raw data", false);
+	spans__add(spans, pos, pos + size, "raw data", SPAN_OTHER);
 }
 
-/* A u64 field of a sample, if it has it: false if past the end. */
-static bool spans__sample_field(struct aslr_verify_spans *spans, u64 type, u64 bit,
-				u32 *pos, u32 size, const char *name, bool number)
+/* A u64 field of a sample, the bit of sample_type that says it has it. */
+struct aslr_verify_field {
+	u64		bit;
+	const char	*name;
+	u8		kind;
+};
+
+/* Up to the read values */
+static const struct aslr_verify_field sample_head[] = {
+	{ PERF_SAMPLE_IDENTIFIER,	"id",		SPAN_NUMBER, },
+	{ PERF_SAMPLE_IP,		"ip",		SPAN_ADDR, },
+	{ PERF_SAMPLE_TID,		"pid/tid",	SPAN_NUMBER, },
+	{ PERF_SAMPLE_TIME,		"time",		SPAN_NUMBER, },
+	{ PERF_SAMPLE_ADDR,		"addr",		SPAN_ADDR, },
+	{ PERF_SAMPLE_ID,		"id",		SPAN_NUMBER, },
+	{ PERF_SAMPLE_STREAM_ID,	"stream_id",	SPAN_NUMBER, },
+	{ PERF_SAMPLE_CPU,		"cpu",		SPAN_NUMBER, },
+	{ PERF_SAMPLE_PERIOD,		"period",	SPAN_NUMBER, },
+};
+
+/* After the user registers and stack, up to the interrupt registers */
+static const struct aslr_verify_field sample_tail[] = {
+	{ PERF_SAMPLE_WEIGHT_TYPE,	"weight",	SPAN_NUMBER, },
+	{ PERF_SAMPLE_DATA_SRC,		"data_src",	SPAN_NUMBER, },
+	{ PERF_SAMPLE_TRANSACTION,	"transaction",	SPAN_NUMBER, },
+};
+
+/* After the interrupt registers */
+static const struct aslr_verify_field sample_end[] = {
+	{ PERF_SAMPLE_PHYS_ADDR,	"phys_addr",	SPAN_ADDR, },
+	{ PERF_SAMPLE_CGROUP,		"cgroup",	SPAN_NUMBER, },
+	{ PERF_SAMPLE_DATA_PAGE_SIZE,	"data_page_size", SPAN_NUMBER, },
+	{ PERF_SAMPLE_CODE_PAGE_SIZE,	"code_page_size", SPAN_NUMBER, },
+};
+
+/*
+ * The @nr u64 @fields a sample of @type has, from *@pos: false if past its
+ * end, @size.
+ */
+static bool spans__sample_fields(struct aslr_verify_spans *spans, u64 type,
+				 const struct aslr_verify_field *fields, size_t nr,
+				 u32 *pos, u32 size)
 {
-	if (!(type & bit))
-		return true;
-	if (*pos + sizeof(u64) > size)
-		return false;
-	spans__add(spans, *pos, *pos + sizeof(u64), name, number);
-	*pos += sizeof(u64);
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (!(type & fields[i].bit))
+			continue;
+		if (*pos + sizeof(u64) > size)
+			return false;
+		spans__add(spans, *pos, *pos + sizeof(u64), fields[i].name, fields[i].kind);
+		*pos += sizeof(u64);
+	}
 	return true;
 }
 
@@ -633,24 +782,19 @@ static void aslr_verify__sample_fields(struct aslr_verify *verify, struct evlist
 {
 	struct evsel *evsel = evlist ? evlist__event2evsel(evlist, event) : NULL;
 	u32 size = event->header.size, pos = sizeof(event->header);
+	const struct perf_event_attr *attr;
 	const void *rec = event;
 	u64 type, rf, nr, len;
 
 	if (!evsel)
 		return;
-	type = evsel->core.attr.sample_type & ~ASLR_CUT_SAMPLE_TYPES;
-	rf = evsel->core.attr.read_format;
+	/* The attr written to a pipe, or the one in the header of the file */
+	attr = evsel->core.idx < verify->nr_attrs ? &verify->attrs[evsel->core.idx] :
+						    &evsel->core.attr;
+	type = attr->sample_type;
+	rf = attr->read_format;
 
-	if (!spans__sample_field(spans, type, PERF_SAMPLE_IDENTIFIER, &pos, size, "id", true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_IP, &pos, size, "ip", false) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_TID, &pos, size, "pid/tid", true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_TIME, &pos, size, "time", true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_ADDR, &pos, size, "addr", false) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_ID, &pos, size, "id", true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_STREAM_ID, &pos, size, "stream_id",
-				 true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_CPU, &pos, size, "cpu", true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_PERIOD, &pos, size, "period", true))
+	if (!spans__sample_fields(spans, type, sample_head, ARRAY_SIZE(sample_head), &pos, size))
 		return;
 	if (type & PERF_SAMPLE_READ) {
 		u64 one = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
@@ -669,7 +813,7 @@ static void aslr_verify__sample_fields(struct aslr_verify *verify, struct evlist
 		len = (times + nr * one) * sizeof(u64);
 		if (pos + len > size)
 			return;
-		spans__add(spans, pos, pos + len, "read values", true);
+		spans__add(spans, pos, pos + len, "read values", SPAN_NUMBER);
 		pos += len;
 	}
 	if (type & PERF_SAMPLE_CALLCHAIN) {
@@ -678,9 +822,9 @@ static void aslr_verify__sample_fields(struct aslr_verify *verify, struct evlist
 		memcpy(&nr, rec + pos, sizeof(nr));
 		if (nr > size / sizeof(u64) || pos + (nr + 1) * sizeof(u64) > size)
 			return;
-		spans__add(spans, pos, pos + sizeof(u64), "callchain nr", true);
+		spans__add(spans, pos, pos + sizeof(u64), "callchain nr", SPAN_NUMBER);
 		spans__add(spans, pos + sizeof(u64), pos + (nr + 1) * sizeof(u64), "callchain",
-			   false);
+			   SPAN_ADDR);
 		pos += (nr + 1) * sizeof(u64);
 	}
 	if (type & PERF_SAMPLE_RAW) {
@@ -691,14 +835,14 @@ static void aslr_verify__sample_fields(struct aslr_verify *verify, struct evlist
 		memcpy(&raw_size, rec + pos, sizeof(raw_size));
 		if (pos + sizeof(raw_size) + raw_size > size)
 			return;
-		spans__add(spans, pos, pos + sizeof(raw_size), "raw size", true);
+		spans__add(spans, pos, pos + sizeof(raw_size), "raw size", SPAN_NUMBER);
 		spans->raw_start = pos;
 		spans->raw_end = pos + sizeof(raw_size) + raw_size;
 		aslr_verify__raw_spans(verify, evsel, spans, pos + sizeof(raw_size), raw_size);
 		pos += sizeof(raw_size) + raw_size;
 	}
 	if (type & PERF_SAMPLE_BRANCH_STACK) {
-		u64 i, words = 1 + evsel__has_branch_hw_idx(evsel);
+		u64 i, words = 1 + !!(attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
 
 		if (pos + sizeof(u64) > size)
 			return;
@@ -708,31 +852,27 @@ static void aslr_verify__sample_fields(struct aslr_verify *verify, struct evlist
 		len = words * sizeof(u64) + nr * sizeof(struct branch_entry);
 		if (pos + len > size)
 			return;
-		spans__add(spans, pos, pos + words * sizeof(u64), "branch stack nr", true);
+		spans__add(spans, pos, pos + words * sizeof(u64), "branch stack nr", SPAN_NUMBER);
 		pos += words * sizeof(u64);
-		/* from, to, flags */
-		for (i = 0; i < nr; i++, pos += sizeof(struct branch_entry))
-			spans__add(spans, pos + 2 * sizeof(u64), pos + 3 * sizeof(u64),
-				   "branch flags", true);
+		for (i = 0; i < nr; i++, pos += sizeof(struct branch_entry)) {
+			spans__add(spans, pos + offsetof(struct branch_entry, from),
+				   pos + offsetof(struct branch_entry, flags), "branch from and to",
+				   SPAN_ADDR);
+			spans__add(spans, pos + offsetof(struct branch_entry, flags),
+				   pos + sizeof(struct branch_entry), "branch flags",
+				   SPAN_NUMBER);
+		}
 		/* Branch counters, if the group has them: the rest is looked at. */
-		if (evsel->core.attr.branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
+		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
 			return;
 	}
-	/* The registers and the user stack are cut out. */
-	if (!spans__sample_field(spans, type, PERF_SAMPLE_WEIGHT_TYPE, &pos, size, "weight",
-				 true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_DATA_SRC, &pos, size, "data_src",
-				 true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_TRANSACTION, &pos, size,
-				 "transaction", true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_PHYS_ADDR, &pos, size, "phys_addr",
-				 false) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_CGROUP, &pos, size, "cgroup", true) ||
-	    !spans__sample_field(spans, type, PERF_SAMPLE_DATA_PAGE_SIZE, &pos, size,
-				 "data_page_size", true))
+	/* Registers and user stacks are looked at, as no field holds a number. */
+	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
 		return;
-	spans__sample_field(spans, type, PERF_SAMPLE_CODE_PAGE_SIZE, &pos, size,
-			    "code_page_size", true);
+	/* Interrupt registers: as many as the attr says, looked at. */
+	if (spans__sample_fields(spans, type, sample_tail, ARRAY_SIZE(sample_tail), &pos, size) &&
+	    !(type & PERF_SAMPLE_REGS_INTR))
+		spans__sample_fields(spans, type, sample_end, ARRAY_SIZE(sample_end), &pos, size);
 }
 
 /*
@@ -761,40 +901,77 @@ static void aslr_verify__sample_spans(struct aslr_verify *verify, struct evlist 
 		spans->slots_end = end;
 }
 
-/* The fields of a record that hold numbers, by its type. */
+/*
+ * Whether the pgoff of a user MMAP or MMAP2 named @filename is a file offset:
+ * that of a file.  That of anonymous memory, of [vdso] and the like is their
+ * address on many kernels, and any other not known.
+ */
+static bool aslr_verify__file_offset(const char *filename)
+{
+	static const char * const anon[] = { "//anon", "/dev/zero", "/anon_hugepage", };
+	size_t i;
+
+	if (filename[0] != '/')
+		return false;
+	for (i = 0; i < ARRAY_SIZE(anon); i++) {
+		if (!strncmp(filename, anon[i], strlen(anon[i])))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The fields of a MMAP or MMAP2 record up to pgoff, the same in both: the
+ * file offset of a file mapping of user space is looked at as any bytes
+ * are, any other pgoff as an address.
+ */
+static void spans__mmap(struct aslr_verify_spans *spans, bool file_offset)
+{
+	spans__add(spans, offsetof(struct perf_record_mmap, pid),
+		   offsetof(struct perf_record_mmap, start), "pid/tid", SPAN_NUMBER);
+	spans__add(spans, offsetof(struct perf_record_mmap, start),
+		   offsetof(struct perf_record_mmap, len), "start", SPAN_ADDR);
+	spans__add(spans, offsetof(struct perf_record_mmap, len),
+		   offsetof(struct perf_record_mmap, pgoff), "len", SPAN_NUMBER);
+	spans__add(spans, offsetof(struct perf_record_mmap, pgoff),
+		   offsetof(struct perf_record_mmap, filename), "pgoff",
+		   file_offset ? SPAN_OTHER : SPAN_ADDR);
+}
+
+/* The fields of a record that hold numbers or addresses, by its type. */
 static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *evlist,
 				     union perf_event *event,
 				     struct aslr_verify_spans *spans)
 {
 	u32 type = event->header.type, size = event->header.size;
+	bool user = (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
+		    PERF_RECORD_MISC_KERNEL;
 	u32 id_size = 0;
 
-	spans__add(spans, 0, sizeof(event->header), "header", true);
+	spans__add(spans, 0, sizeof(event->header), "header", SPAN_NUMBER);
 	switch (type) {
 	case PERF_RECORD_SAMPLE:
 		aslr_verify__sample_spans(verify, evlist, event, spans);
 		return;
 	case PERF_RECORD_MMAP:
-		spans__add(spans, 8, 16, "pid/tid", true);
-		spans__add(spans, 16, 24, "start", false);
-		spans__add(spans, 24, 32, "len", true);
-		spans__add(spans, 32, 40, "pgoff", false);
+		spans__mmap(spans, user && aslr_verify__file_offset(event->mmap.filename));
 		break;
 	case PERF_RECORD_MMAP2:
-		spans__add(spans, 8, 16, "pid/tid", true);
-		spans__add(spans, 16, 24, "start", false);
-		spans__add(spans, 24, 32, "len", true);
-		spans__add(spans, 32, 40, "pgoff", false);
+		spans__mmap(spans, user && aslr_verify__file_offset(event->mmap2.filename));
 		/* maj, min, ino, ino_generation or the build-id, prot, flags */
-		spans__add(spans, 40, 72, "file id, prot and flags", true);
+		spans__add(spans, offsetof(struct perf_record_mmap2, maj),
+			   offsetof(struct perf_record_mmap2, filename),
+			   "file id, prot and flags", SPAN_NUMBER);
 		break;
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_ITRACE_START:
-		spans__add(spans, 8, 16, "pid/tid", true);
+		spans__add(spans, sizeof(event->header), sizeof(event->header) + 2 * sizeof(u32),
+			   "pid/tid", SPAN_NUMBER);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		spans__add(spans, 8, 32, "pids and time", true);
+		spans__add(spans, sizeof(event->header), sizeof(event->fork), "pids and time",
+			   SPAN_NUMBER);
 		break;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_THROTTLE:
@@ -816,25 +993,40 @@ static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *
 	case PERF_RECORD_TIME_CONV:
 	case PERF_RECORD_FINISHED_INIT:
 		/* ids, counts, times, pids and cpus */
-		spans__add(spans, 8, size, "numbers", true);
+		spans__add(spans, sizeof(event->header), size, "numbers", SPAN_NUMBER);
 		return;
 	case PERF_RECORD_KSYMBOL:
-		spans__add(spans, 8, 16, "addr", false);
-		spans__add(spans, 16, 24, "len, type and flags", true);
+		spans__add(spans, offsetof(struct perf_record_ksymbol, addr),
+			   offsetof(struct perf_record_ksymbol, len), "addr", SPAN_ADDR);
+		spans__add(spans, offsetof(struct perf_record_ksymbol, len),
+			   offsetof(struct perf_record_ksymbol, name), "len, type and flags",
+			   SPAN_NUMBER);
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		spans__add(spans, offsetof(struct perf_record_text_poke_event, addr),
+			   offsetof(struct perf_record_text_poke_event, old_len), "addr",
+			   SPAN_ADDR);
 		break;
 	case PERF_RECORD_BPF_EVENT:
-		spans__add(spans, 8, 24, "type, flags, id", true);
-		spans__add(spans, 24, 32, "tag", true);
+		spans__add(spans, offsetof(struct perf_record_bpf_event, type),
+			   offsetof(struct perf_record_bpf_event, tag), "type, flags, id",
+			   SPAN_NUMBER);
+		spans__add(spans, offsetof(struct perf_record_bpf_event, tag),
+			   sizeof(struct perf_record_bpf_event), "tag", SPAN_NUMBER);
 		break;
 	case PERF_RECORD_CGROUP:
-		spans__add(spans, 8, 16, "id", true);
+		spans__add(spans, offsetof(struct perf_record_cgroup, id),
+			   offsetof(struct perf_record_cgroup, path), "id", SPAN_NUMBER);
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
-		spans__add(spans, 8, 12, "pid", true);
-		spans__add(spans, 12, 36, "build-id", true);
+		spans__add(spans, offsetof(struct perf_record_header_build_id, pid),
+			   offsetof(struct perf_record_header_build_id, filename),
+			   "pid and build-id", SPAN_NUMBER);
 		return;
 	case PERF_RECORD_EVENT_UPDATE:
-		spans__add(spans, 8, 24, "type and id", true);
+		spans__add(spans, offsetof(struct perf_record_event_update, type),
+			   offsetof(struct perf_record_event_update, name), "type and id",
+			   SPAN_NUMBER);
 		return;
 	default:
 		break;
@@ -843,8 +1035,11 @@ static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *
 	if (evlist && type < PERF_RECORD_USER_TYPE_START &&
 	    evlist__first(evlist)->core.attr.sample_id_all)
 		id_size = evlist__id_hdr_size(evlist);
-	if (id_size && id_size <= size - sizeof(event->header))
-		spans__add(spans, size - id_size, size, "sample id", true);
+	if (id_size && id_size <= size - sizeof(event->header)) {
+		spans__add(spans, size - id_size, size, "sample id", SPAN_NUMBER);
+		if (!((size - id_size) & 7))
+			spans->id_start = size - id_size;
+	}
 }
 
 static const char *aslr_verify__record_name(u32 type)
@@ -877,7 +1072,7 @@ int aslr_verify__feature(struct aslr_verify *verify, int feat, const void *buf,
 				break;
 			spans.nr = 0;
 			spans__add(&spans, 0, min_t(size_t, len, 36), "header, pid and build-id",
-				   true);
+				   SPAN_NUMBER);
 			aslr_verify__scan(verify, buf + pos, len, offset + pos, name, &spans);
 			pos += len;
 		}
@@ -889,7 +1084,7 @@ int aslr_verify__feature(struct aslr_verify *verify, int feat, const void *buf,
 	case HEADER_CLOCK_DATA:
 	case HEADER_CLOCKID:
 		/* times */
-		spans__add(&spans, 0, size, "times", true);
+		spans__add(&spans, 0, size, "times", SPAN_NUMBER);
 		break;
 	default:
 		break;
@@ -909,13 +1104,14 @@ int aslr_verify__event(struct aslr_verify *verify, struct evlist *evlist,
 	spans.slots_end = 0;
 	spans.raw_start = 0;
 	spans.raw_end = 0;
+	spans.id_start = 0;
 	spans.evlist = NULL;
 	spans.event = NULL;
 
 	verify->records++;
 	if (event->header.type == PERF_RECORD_HEADER_FEATURE &&
 	    event->header.size >= sizeof(event->feat)) {
-		spans__add(&spans, 0, sizeof(event->feat), "header and feature id", true);
+		spans__add(&spans, 0, sizeof(event->feat), "header and feature id", SPAN_NUMBER);
 		aslr_verify__scan(verify, event, sizeof(event->feat), offset,
 				  "PERF_RECORD_HEADER_FEATURE", &spans);
 		return aslr_verify__feature(verify, event->feat.feat_id,
@@ -926,6 +1122,13 @@ int aslr_verify__event(struct aslr_verify *verify, struct evlist *evlist,
 	}
 	spans.evlist = evlist;
 	spans.event = event;
+	/* Fields that hold addresses are looked at below 4 GiB too. */
+	if (verify->lowest < ASLR_VERIFY_MIN) {
+		spans.event = NULL;
+		aslr_verify__event_spans(verify, evlist, event, &spans);
+		aslr_verify__low(verify, event, offset,
+				 aslr_verify__record_name(event->header.type), &spans);
+	}
 	aslr_verify__scan(verify, event, event->header.size, offset,
 			  aslr_verify__record_name(event->header.type), &spans);
 	return verify->hits > hits ? -EADDRINUSE : 0;
@@ -956,6 +1159,27 @@ static void aslr_verify__keep(struct aslr_verify *verify, const void *buf, size_
 	verify->header_size += need;
 }
 
+/* Note the attr of a PERF_RECORD_HEADER_ATTR written to a pipe. */
+static void aslr_verify__attr(struct aslr_verify *verify, const union perf_event *event)
+{
+	size_t room = event->header.size - offsetof(struct perf_record_header_attr, attr);
+	struct perf_event_attr *attrs;
+
+	if (event->header.size < offsetof(struct perf_record_header_attr, attr) +
+				 PERF_ATTR_SIZE_VER0)
+		return;
+	attrs = realloc(verify->attrs, (verify->nr_attrs + 1) * sizeof(*attrs));
+	if (!attrs) {
+		verify->enomem = true;
+		return;
+	}
+	verify->attrs = attrs;
+	attrs += verify->nr_attrs++;
+	memset(attrs, 0, sizeof(*attrs));
+	room = min(room, (size_t)(event->attr.attr.size ?: PERF_ATTR_SIZE_VER0));
+	memcpy(attrs, &event->attr.attr, min(room, sizeof(*attrs)));
+}
+
 static int __aslr_verify__stream(struct aslr_verify *verify, struct evlist *evlist,
 				 const void *buf, size_t size, u64 offset, bool keep)
 {
@@ -984,6 +1208,8 @@ static int __aslr_verify__stream(struct aslr_verify *verify, struct evlist *evli
 	if (keep && event->header.type >= PERF_RECORD_USER_TYPE_START &&
 	    event->header.type != PERF_RECORD_FINISHED_ROUND)
 		aslr_verify__keep(verify, buf, size, offset);
+	if (keep && event->header.type == PERF_RECORD_HEADER_ATTR)
+		aslr_verify__attr(verify, event);
 	err = aslr_verify__event(verify, evlist, (union perf_event *)buf, offset);
 	if (event->header.type == PERF_RECORD_HEADER_TRACING_DATA)
 		verify->payload = event->tracing_data.size;
@@ -1106,7 +1332,7 @@ int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
 	}
 
 	/* The header: sizes, offsets and feature bits. */
-	spans__add(&spans, 0, sizeof(*header), "file header", true);
+	spans__add(&spans, 0, sizeof(*header), "file header", SPAN_NUMBER);
 	aslr_verify__scan(verify, map, sizeof(*header), 0, "the file header", &spans);
 	/* The attributes and their ids. */
 	aslr_verify__feature(verify, -1, map + sizeof(*header),
@@ -1133,7 +1359,7 @@ int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
 		sec++;
 	}
 	spans.nr = 0;
-	spans__add(&spans, 0, (void *)sec - (map + data_end), "feature table", true);
+	spans__add(&spans, 0, (void *)sec - (map + data_end), "feature table", SPAN_NUMBER);
 	aslr_verify__scan(verify, map + data_end, (void *)sec - (map + data_end), data_end,
 			  "the feature table", &spans);
 	feat_end = max(feat_end, (u64)((void *)sec - map));
@@ -1199,17 +1425,19 @@ void aslr_verify__print_stats(const struct aslr_verify *verify)
 {
 	pr_debug("aslr: verified the output: %" PRIu64 " records, %" PRIu64 " bytes, against %"
 		 PRIu64 " mappings of the input and %" PRIu64
-		 " addresses its samples carried out of them (at or above 4 GiB; not looked for: %"
+		 " addresses its samples carried out of them (not looked for: %"
 		 PRIu64 " mappings of 1 TiB or more, %" PRIu64
 		 " values samples carried far from any mapping)\n",
 		 verify->records, verify->bytes, verify->nr_maps, verify->nr_addrs,
 		 verify->nr_huge, verify->nr_far);
 	pr_debug("aslr: verified the output: values in that address space: %" PRIu64
 		 " in fields that hold numbers, %" PRIu64
-		 " across two 8-byte words of a sample (values of no field), %" PRIu64
+		 " across two 8-byte words of a record (values of no field), %" PRIu64
+		 " of user space with their low 32 bits zero out of address fields, %" PRIu64
 		 " elsewhere; hexadecimal numbers in text: %" PRIu64 "\n",
-		 verify->numbers, verify->straddles,
-		 verify->in_space - verify->numbers - verify->straddles, verify->text_numbers);
+		 verify->numbers, verify->straddles, verify->pairs,
+		 verify->in_space - verify->numbers - verify->straddles - verify->pairs,
+		 verify->text_numbers);
 	if (verify->objects)
 		pr_debug("aslr: verified the %" PRIu64 " objects written for the output as well\n",
 			 verify->objects);

@@ -35,10 +35,12 @@
 #include "addr_location.h"
 #include "aslr.h"
 #include "aslr-dso.h"
+#include "aslr-layout.h"
 #include "aslr-verify.h"
 #include "build-id.h"
 #include "branch.h"
 #include "callchain.h"
+#include "data.h"
 #include "debug.h"
 #include "dso.h"
 #include "env.h"
@@ -50,9 +52,11 @@
 #include "map.h"
 #include "maps.h"
 #include "sample.h"
+#include "session.h"
 #include "string2.h"
 #include "symbol.h"
 #include "symbol_conf.h"
+#include "synthetic-events.h"
 #include "thread.h"
 #include "unwind.h"
 #include "util.h"
@@ -64,29 +68,10 @@
 #endif
 
 /*
- * Where the synthetic user and kernel layouts start: where no machine puts
- * anything, so that a remapped address is never one of the recording. On
- * x86-64, user space has executables and 32-bit mappings below 4 GiB, PIE
- * executables and their heap from 0x555555554000 (with up to 1 TiB of
- * randomization), libraries and stacks below 0x7fffffffffff, down by up to
- * 1 TiB: nothing is placed between 16 and 64 TiB. The kernel has its text
- * and modules from 0xffffffff80000000 (KASLR moves the text up to
- * 0xffffffffc0000000), randomized regions below 0xfffffe0000000000, and no
- * mapping from 0xffffff8000000000 to 0xffffffeeffffffff, with 4 and with 5
- * page table levels (Documentation/arch/x86/x86_64/mm.rst).
+ * The stand-ins for addresses in no mapping (tracepoint fields) are 16 bytes
+ * apart, in the regions of the layout (aslr-layout.c) for them.
  */
-#define ASLR_USER_BASE		0x0000100000000000ULL
-#define ASLR_KERNEL_BASE	0xffffff8000000000ULL
-/*
- * Where the stand-ins for addresses in no mapping go (tracepoint fields): in
- * holes of the user and of the kernel address space, 16 bytes apart.
- */
-#define ASLR_ALIAS_USER_BASE	0x0000300000000000ULL
-#define ASLR_ALIAS_KERNEL_BASE	0xffffffc000000000ULL
 #define ASLR_ALIAS_STEP		16
-/* The ends of those holes. */
-#define ASLR_USER_END		0x0000400000000000ULL
-#define ASLR_KERNEL_END		0xffffffef00000000ULL
 /* KASLR moves the kernel in units of this, keep the offset within it. */
 #define ASLR_KERNEL_ALIGN	0x200000ULL
 
@@ -97,16 +82,14 @@
 /* Address space id of the kernel. */
 #define ASLR_KERNEL_ASID	-1
 
-#define ASLR_REFUSED_SAMPLE_TYPES					\
-	(PERF_SAMPLE_RAW | PERF_SAMPLE_AUX)
-
 /*
  * Registers hold addresses (ip, sp, anything in general purpose registers)
  * that can't be told apart from other values: they are cut out of the
- * samples and out of the attributes.
+ * samples and out of the attributes, and so is the user stack, once
+ * unwound (aslr__unwind_sample()).
  */
-#define ASLR_STRIPPED_SAMPLE_TYPES					\
-	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR)
+#define ASLR_CUT_SAMPLE_TYPES						\
+	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_STACK_USER)
 
 /*
  * The last mappings addresses were found in, for an address space and a
@@ -186,10 +169,17 @@ struct aslr_space {
 };
 
 struct aslr {
-	struct perf_tool	tool;
 	/* The tool the rewritten events are passed to, and its callbacks. */
 	const struct perf_tool	*delegate;
 	struct perf_tool	out;
+	/*
+	 * Where the output's mappings go, for the architecture of the input:
+	 * of a pipe, found when the first mapping or sample comes.
+	 */
+	struct aslr_layout	layout;
+	bool			is_pipe;
+	/* The events of the input: the sample id fields of a record */
+	struct evlist		*evlist;
 	/* The original layout. */
 	struct machines		machines;
 	/* struct aslr_key * -> struct aslr_remap * */
@@ -213,9 +203,24 @@ struct aslr {
 	 * often of the same thread. Reset with the map cache.
 	 */
 	struct thread		*last_thread;
-	/* Samples that had their registers cut out, physical address zeroed. */
+	/*
+	 * Samples that had their registers cut out, physical address zeroed,
+	 * the raw data of an event that is not a tracepoint (its layout is not
+	 * known) or their AUX area data dropped.
+	 */
 	u64			regs_stripped;
 	u64			phys_zeroed;
+	u64			raw_dropped;
+	u64			aux_dropped;
+	/* Kernel maps cut to the size a kernel image can have */
+	u64			kernel_clipped;
+	/*
+	 * The parts of the sample being written: its callchain, branch stack
+	 * and raw data, PERF_SAMPLE_MAX_SIZE bytes each.
+	 */
+	u64			*chain;
+	struct branch_stack	*branches;
+	void			*raw;
 	/*
 	 * Samples whose user stack dump was unwound into the callchain, and
 	 * those whose user call graph was lost (it could not be unwound).
@@ -276,18 +281,29 @@ struct aslr {
 	 */
 	struct aslr_verify	*verify;
 	u64			canonical_inputs;
-	/* The remapped user call graph of a sample being unwound. */
-	u64			unwind_ips[PERF_MAX_STACK_DEPTH];
 	/*
 	 * Told the first time the ip, the callchain or the unwound frames of
 	 * a sample are found in a DSO (whose hit flag, in the original
-	 * layout, says it was): the sample being rewritten while its
-	 * addresses are looked up, and whether the one looked up is its ip.
+	 * layout, says it was).
 	 */
 	aslr_dso_hit_fn		dso_hit;
+	/* Told when a thread that exited can go, see aslr__set_retire() */
+	aslr_retire_fn		retire;
+};
+
+/*
+ * What the rewrite of a sample needs, passed along: the original layout and
+ * thread of the sample, and the sample to tell the DSOs its addresses are
+ * found in (NULL: none to tell, as for data addresses).
+ */
+struct aslr_sample_ctx {
+	struct machine		*machine;
+	struct thread		*thread;
 	struct perf_sample	*hit_sample;
-	bool			hit_ip;
-	int			hit_err;
+	/* The address looked up is the sample's ip */
+	bool			is_ip;
+	/* The first error telling a DSO hit */
+	int			err;
 };
 
 static void aslr__count(struct aslr *aslr, u32 type, bool rewritten)
@@ -389,6 +405,7 @@ static bool aslr_str__equal(long key1, long key2, void *ctx __maybe_unused)
 
 static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int pid);
 static void aslr__reset_caches(struct aslr *aslr);
+static int aslr__find_layout(struct aslr *aslr);
 
 /* The layout of an address space, NULL if it has none yet. */
 static struct aslr_space *aslr__find_space(struct aslr *aslr,
@@ -418,7 +435,7 @@ static struct aslr_space *aslr__findnew_space(struct aslr *aslr,
 		return NULL;
 
 	*space = key;
-	space->next = asid == ASLR_KERNEL_ASID ? ASLR_KERNEL_BASE : ASLR_USER_BASE;
+	space->next = asid == ASLR_KERNEL_ASID ? aslr->layout.kernel : aslr->layout.user;
 	if (hashmap__add(aslr->spaces, space, space)) {
 		free(space);
 		return NULL;
@@ -591,36 +608,21 @@ static bool aslr__overlaid_delta(struct aslr *aslr, struct machine *machine, int
 }
 
 /*
- * A mapping moved to where it would wrap around the end of the address
- * space (a length no mapping has: the canonical layout may start above the
- * original, the kernel's starts near the top) would be a map that ends
- * before it starts, which perf refuses to read.
+ * A mapping moved past the end of the region of the layout for its address
+ * space: a length no mapping has (the region is 4 PiB on 64-bit machines,
+ * as big as the recording needs in 32 bits).
  */
-static int aslr__check_fits(u64 new_start, u64 len, u64 file_offset)
+static int aslr__check_fits(const struct aslr *aslr, bool kernel, u64 new_start, u64 len,
+			    u64 file_offset)
 {
-	if (new_start + len >= new_start)
+	u64 end = kernel ? aslr->layout.kernel_alias : aslr->layout.user_alias;
+
+	if (new_start + len >= new_start && new_start + len <= end)
 		return 0;
-	aslr__err(file_offset, "a mapping of %#llx bytes doesn't fit at %#llx, the file is corrupt",
-		  (unsigned long long)len, (unsigned long long)new_start);
+	aslr__err(file_offset,
+		  "a mapping of %#llx bytes doesn't fit in the layout for %s, the file is corrupt",
+		  (unsigned long long)len, aslr->layout.arch);
 	return -ERANGE;
-}
-
-static int aslr__check_mmap(union perf_event *event, struct perf_sample *sample,
-			    const char *filename, u64 len)
-{
-	size_t max = (void *)event + event->header.size - (void *)filename;
-
-	if ((void *)filename >= (void *)event + event->header.size ||
-	    strnlen(filename, max) == max) {
-		aslr__err(sample->file_offset,
-			  "MMAP file name not NUL terminated, the file is corrupt");
-		return -EINVAL;
-	}
-	if (len == 0) {
-		aslr__err(sample->file_offset, "MMAP of length 0, the file is corrupt");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static int aslr__machine(struct aslr *aslr, u8 cpumode, u64 file_offset,
@@ -674,30 +676,25 @@ static union perf_event *aslr__copy_event(struct aslr *aslr, union perf_event *e
 }
 
 /*
- * Whether @filename is the one of a kernel image MMAP: the name of the kernel
- * map followed by the name of the symbol whose address is in its pgoff, the
- * reference perf report relocates the kernel's symbols by (_text, or _stext
- * on kernels without it; any other as well).
- */
-/*
  * An input written by --aslr has its addresses in the canonical layout, no
  * machine's (see above): they aren't looked for in the output, where --aslr
  * puts them again.
  */
-static bool aslr__is_canonical(u64 start, u64 len)
+static bool aslr__is_canonical(const struct aslr *aslr, u64 start, u64 len)
 {
+	const struct aslr_layout *l = &aslr->layout;
 	u64 end = start + (len ?: 1);
 
 	if (end < start)
 		return false;
-	return (start >= ASLR_USER_BASE && end <= ASLR_USER_END) ||
-	       (start >= ASLR_KERNEL_BASE && end <= ASLR_KERNEL_END);
+	return (start >= l->user && end <= l->user_end) ||
+	       (start >= l->kernel && end <= l->kernel_end);
 }
 
 /* A mapping of the input, for the check of the output. */
 static int aslr__verify_range(struct aslr *aslr, u64 start, u64 len)
 {
-	if (aslr__is_canonical(start, len)) {
+	if (aslr__is_canonical(aslr, start, len)) {
 		aslr->canonical_inputs++;
 		return 0;
 	}
@@ -707,12 +704,18 @@ static int aslr__verify_range(struct aslr *aslr, u64 start, u64 len)
 /* An address of the input out of any mapping, for the check of the output. */
 static void aslr__verify_addr(struct aslr *aslr, u64 addr)
 {
-	if (aslr__is_canonical(addr, 1))
+	if (aslr__is_canonical(aslr, addr, 1))
 		aslr->canonical_inputs++;
 	else
 		aslr_verify__add_addr(aslr->verify, addr);
 }
 
+/*
+ * Whether @filename is the one of a kernel image MMAP: the name of the kernel
+ * map followed by the name of the symbol whose address is in its pgoff, the
+ * reference perf report relocates the kernel's symbols by (_text, or _stext
+ * on kernels without it; any other as well).
+ */
 static bool aslr__is_kernel_text(const char *filename)
 {
 	const char *end = strchr(filename, ']');
@@ -952,71 +955,184 @@ static int aslr__jitted_dso(struct aslr *aslr, struct dso *dso, char **path)
 	return *path ? aslr__add_dso(aslr, strdup(copy)) : -ENOMEM;
 }
 
-/*
- * Name @name in the MMAP or MMAP2 @event instead of its file (its sample id
- * fields after it), with @pgoff. The event must have room.
- */
-static int aslr__mmap_rename(union perf_event *event, const char *name, u64 pgoff)
-{
-	char *filename = event->header.type == PERF_RECORD_MMAP ? event->mmap.filename :
-								  event->mmap2.filename;
-	size_t head = filename - (char *)event, size = event->header.size;
-	size_t old = PERF_ALIGN(strnlen(filename, size - head) + 1, sizeof(u64));
-	size_t new = PERF_ALIGN(strlen(name) + 1, sizeof(u64));
-	size_t id = size - head - min(old, size - head);
+/* A MMAP or MMAP2 record, read and written by its named fields. */
+struct aslr_mmap {
+	u64		start;
+	u64		len;
+	u64		pgoff;
+	u32		pid;
+	u32		tid;
+	/* MMAP2: the MAP_* flags */
+	u32		flags;
+	bool		exec;
+	bool		kernel;
+	const char	*filename;
+};
 
-	if (head + new + id > UINT16_MAX)
-		return -ENAMETOOLONG;
-	memmove(filename + new, filename + old, id);
-	memset(filename, 0, new);
-	memcpy(filename, name, strlen(name));
-	event->header.size = head + new + id;
+static void aslr_mmap__read(struct aslr_mmap *m, const union perf_event *event)
+{
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	m->kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	if (event->header.type == PERF_RECORD_MMAP) {
-		event->mmap.pgoff = pgoff;
+		m->start = event->mmap.start;
+		m->len = event->mmap.len;
+		m->pgoff = event->mmap.pgoff;
+		m->pid = event->mmap.pid;
+		m->tid = event->mmap.tid;
+		m->flags = 0;
+		m->exec = !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA);
+		m->filename = event->mmap.filename;
 	} else {
-		event->mmap2.pgoff = pgoff;
-		event->mmap2.flags &= ~MAP_HUGETLB;
-		if (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			event->header.misc &= ~PERF_RECORD_MISC_MMAP_BUILD_ID;
-			memset(event->mmap2.build_id, 0, sizeof(event->mmap2.build_id));
-			event->mmap2.build_id_size = 0;
-		}
+		m->start = event->mmap2.start;
+		m->len = event->mmap2.len;
+		m->pgoff = event->mmap2.pgoff;
+		m->pid = event->mmap2.pid;
+		m->tid = event->mmap2.tid;
+		m->flags = event->mmap2.flags;
+		m->exec = event->mmap2.prot & PROT_EXEC;
+		m->filename = event->mmap2.filename;
 	}
+}
+
+/* Write the range and the file offset of @m to the MMAP or MMAP2 @event. */
+static void aslr_mmap__write(union perf_event *event, const struct aslr_mmap *m)
+{
+	if (event->header.type == PERF_RECORD_MMAP) {
+		event->mmap.start = m->start;
+		event->mmap.len = m->len;
+		event->mmap.pgoff = m->pgoff;
+	} else {
+		event->mmap2.start = m->start;
+		event->mmap2.len = m->len;
+		event->mmap2.pgoff = m->pgoff;
+	}
+}
+
+/*
+ * Whether the file offset of a user mapping is one: that of a file.  The
+ * kernel reports vm_pgoff for every mapping, and that of anonymous memory,
+ * of [vdso] and the like on many kernels, is its own address.
+ */
+static bool aslr_mmap__is_file(const struct aslr_mmap *m)
+{
+	return m->filename[0] == '/' && !is_anon_memory(m->filename) &&
+	       !is_no_dso_memory(m->filename) && !(m->flags & MAP_HUGETLB);
+}
+
+/*
+ * Cut a kernel map to what a kernel image can be: perf before 4.x wrote the
+ * kernel image map from 0 or from _stext to the first module or to the top
+ * of the address space, as perf on arm64 still does, and the last module
+ * map to the top.  The start of the image is then at most an image below
+ * the address of its reference symbol (_text, _stext), its pgoff.  Samples
+ * out of what is left are in no map of the output.
+ */
+static bool aslr__clip_kernel_map(const struct aslr *aslr, struct aslr_mmap *m,
+				  bool kernel_text)
+{
+	u64 max = aslr->layout.kernel_image_max;
+	u64 top = aslr->layout.bits == 32 ? BIT_ULL(32) : 0;
+	/* 0: the top of the address space, which perf writes as ~0 as well */
+	u64 end = m->start + m->len < m->start || m->start + m->len == ~0ULL ? 0 :
+		  m->start + m->len;
+	u64 start = m->start, old_end = m->start + m->len;
+
+	if (kernel_text && m->pgoff > start && m->pgoff - start > max)
+		start = max_t(u64, start, ALIGN_DOWN(m->pgoff, ASLR_KERNEL_ALIGN));
+	if (top && (!end || end > top))
+		end = top;
+	if (!end || (kernel_text && end - start > max))
+		end = start + max;
+	if (start == m->start && end == old_end)
+		return false;
+	m->start = start;
+	m->len = end - start;
+	return true;
+}
+
+/*
+ * Build @event anew in @dst, with @name as its file name, @pgoff as its
+ * file offset and its sample id fields, from @sample, after it.
+ */
+static int aslr__mmap_renamed(struct aslr *aslr, union perf_event *dst,
+			      const union perf_event *event, struct perf_sample *sample,
+			      const char *name, u64 pgoff)
+{
+	struct evsel *evsel = aslr->evlist ? evlist__event2evsel(aslr->evlist,
+							       (union perf_event *)event) : NULL;
+	size_t len = PERF_ALIGN(strlen(name) + 1, sizeof(u64)), size;
+	char *filename;
+
+	if (event->header.type == PERF_RECORD_MMAP) {
+		size = offsetof(struct perf_record_mmap, filename);
+		memcpy(&dst->mmap, &event->mmap, size);
+		dst->mmap.pgoff = pgoff;
+		filename = dst->mmap.filename;
+	} else {
+		size = offsetof(struct perf_record_mmap2, filename);
+		memcpy(&dst->mmap2, &event->mmap2, size);
+		dst->mmap2.pgoff = pgoff;
+		dst->mmap2.flags &= ~MAP_HUGETLB;
+		/* The build-id is that of the file, not of the object named */
+		if (dst->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			dst->header.misc &= ~PERF_RECORD_MISC_MMAP_BUILD_ID;
+			memset(dst->mmap2.build_id, 0, sizeof(dst->mmap2.build_id));
+			dst->mmap2.build_id_size = 0;
+		}
+		filename = dst->mmap2.filename;
+	}
+	/* The sample id fields are 6 u64 at most */
+	if (size + len + 6 * sizeof(u64) > PERF_SAMPLE_MAX_SIZE)
+		return -ENAMETOOLONG;
+	memset(filename, 0, len);
+	memcpy(filename, name, strlen(name));
+	size += len;
+	if (evsel && evsel->core.attr.sample_id_all)
+		size += perf_event__synthesize_id_sample((void *)dst + size,
+							 evsel->core.attr.sample_type, sample);
+	dst->header.size = size;
 	return 0;
 }
 
 /*
- * The mapping of @pid at @start, in the original layout, of JIT code: code
- * listed in a perf-PID.map (anonymous memory), or an object of perf inject
- * --jit.  The receiver has neither, or not without the JIT's addresses:
- * name in @copy the object written for it.
+ * The mapping @m of the original layout, of JIT code: code listed in a
+ * perf-PID.map (anonymous memory), or an object of perf inject --jit.  The
+ * receiver has neither, or not without the JIT's addresses: name in @copy
+ * the object written for it.
  */
 static int aslr__mmap_dso(struct aslr *aslr, struct machine *machine, union perf_event *copy,
-			  u32 pid, u32 tid, u64 start, u64 len)
+			  struct perf_sample *sample, const struct aslr_mmap *m)
 {
-	struct thread *thread = machine__find_thread(machine, pid, tid);
+	struct thread *thread = machine__find_thread(machine, m->pid, m->tid);
+	union perf_event *renamed;
 	char *path = NULL;
 	struct map *map;
 	struct dso *dso;
-	u64 pgoff;
+	u64 pgoff = copy->header.type == PERF_RECORD_MMAP ? copy->mmap.pgoff :
+							    copy->mmap2.pgoff;
 	int err = 0;
 
 	if (!thread)
 		return 0;
-	map = maps__find(thread__maps(thread), start);
+	map = maps__find(thread__maps(thread), m->start);
 	dso = map ? map__dso(map) : NULL;
-	if (!dso || map__start(map) != start)
+	if (!dso || map__start(map) != m->start)
 		goto out;
-	pgoff = copy->header.type == PERF_RECORD_MMAP ? copy->mmap.pgoff : copy->mmap2.pgoff;
 	if (is_perf_pid_map_name(dso__long_name(dso))) {
 		/* Its symbols are at their offsets from the start */
-		err = aslr__perf_map_dso(aslr, map, pid, start, len, &path);
+		err = aslr__perf_map_dso(aslr, map, m->pid, m->start, m->len, &path);
 		pgoff = 0;
 	} else if (dso__is_jitted(dso)) {
 		err = aslr__jitted_dso(aslr, dso, &path);
 	}
-	if (!err && path)
-		err = aslr__mmap_rename(copy, path, pgoff);
+	if (err || !path)
+		goto out;
+	renamed = malloc(PERF_SAMPLE_MAX_SIZE);
+	err = renamed ? aslr__mmap_renamed(aslr, renamed, copy, sample, path, pgoff) : -ENOMEM;
+	if (!err)
+		memcpy(copy, renamed, renamed->header.size);
+	free(renamed);
 out:
 	free(path);
 	map__put(map);
@@ -1024,34 +1140,71 @@ out:
 	return err;
 }
 
-static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
-			     struct perf_sample *sample, struct machine *out_machine,
-			     u32 pid, u32 tid,
-			     u64 start, u64 len, __u64 *pgoff, u32 flags, bool exec,
-			     const char *filename)
+/* The pgoff to write for @m, moved by @delta, with @kernel_text of it. */
+static int aslr__mmap_pgoff(struct aslr *aslr, const struct aslr_mmap *m, bool kernel_text,
+			    u64 delta, u64 *pgoff)
 {
-	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
-	bool kernel_text;
-	int asid = kernel ? ASLR_KERNEL_ASID : (int)pid;
+	*pgoff = 0;
+	if (kernel_text) {
+		/*
+		 * The address of the relocation reference symbol (_text)
+		 * that perf report relocates kallsyms or vmlinux by moves
+		 * with the map.
+		 */
+		if (m->pgoff)
+			*pgoff = m->pgoff + delta;
+		aslr->kernel_delta = delta;
+		aslr->have_kernel_delta = true;
+	} else if (m->kernel && is_entry_trampoline(m->filename)) {
+		/* The address of the trampoline in the kernel image. */
+		if (!aslr->have_kernel_delta)
+			return -ENOENT;
+		*pgoff = m->pgoff + aslr->kernel_delta;
+	} else if (!m->kernel && aslr_mmap__is_file(m)) {
+		*pgoff = m->pgoff;
+	}
+	/* Module maps have none, what else a kernel map has is not known. */
+	return 0;
+}
+
+/*
+ * Track the mapping of @event in the original layout, then write it with
+ * its place in the canonical one.
+ */
+static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
+			     struct perf_sample *sample, struct machine *out_machine)
+{
+	struct aslr_mmap m, out;
+	bool kernel_text, is_overlaid = false;
 	struct machine *machine;
 	union perf_event *copy;
-	__u64 *copy_pgoff, *copy_start;
 	u64 delta, overlaid;
-	bool is_overlaid, anon = false;
-	int err;
+	int asid, err;
 
-	err = aslr__check_mmap(event, sample, filename, len);
-	if (err)
-		return err;
-	kernel_text = kernel && aslr__is_kernel_text(filename);
+	aslr_mmap__read(&m, event);
+	if ((void *)m.filename >= (void *)event + event->header.size ||
+	    !memchr(m.filename, '\0', (void *)event + event->header.size - (void *)m.filename)) {
+		aslr__err(sample->file_offset,
+			  "MMAP file name not NUL terminated, the file is corrupt");
+		return -EINVAL;
+	}
+	if (m.len == 0) {
+		aslr__err(sample->file_offset, "MMAP of length 0, the file is corrupt");
+		return -EINVAL;
+	}
+	asid = m.kernel ? ASLR_KERNEL_ASID : (int)m.pid;
+	kernel_text = m.kernel && aslr__is_kernel_text(m.filename);
+	if (m.kernel && aslr__clip_kernel_map(aslr, &m, kernel_text))
+		aslr->kernel_clipped++;
 
 	/* The kernel ones have the address of _text or of a trampoline as pgoff. */
-	if (aslr__verify_range(aslr, start, len) ||
-	    (kernel && *pgoff && aslr__verify_range(aslr, *pgoff, len)))
+	if (aslr__verify_range(aslr, m.start, m.len) ||
+	    (m.kernel && m.pgoff &&
+	     aslr__verify_range(aslr, m.pgoff, min_t(u64, m.len, ~0ULL - m.pgoff))))
 		return -ENOMEM;
 
-	err = aslr__machine(aslr, cpumode, sample->file_offset, &machine);
+	err = aslr__machine(aslr, event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK,
+			    sample->file_offset, &machine);
 	if (err)
 		return err;
 
@@ -1061,30 +1214,28 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	 * harmless where the kernel was, but the remapped kernel would no
 	 * longer resolve against kallsyms or vmlinux. It carries nothing else.
 	 */
-	if (kernel && !kernel_text && !*pgoff && aslr->have_kernel_delta &&
-	    !strcmp(filename, machine->mmap_name)) {
+	if (m.kernel && !kernel_text && !m.pgoff && aslr->have_kernel_delta &&
+	    !strcmp(m.filename, machine->mmap_name)) {
 		pr_debug("--aslr: dropping kernel MMAP without _text address at file offset %#llx\n",
 			 (unsigned long long)sample->file_offset);
 		return 0;
 	}
 
-	is_overlaid = aslr__overlaid_delta(aslr, machine, asid, tid, start, len, &overlaid);
+	/* A user mapping over part of another keeps its offset in it: the kernel's don't. */
+	if (!m.kernel)
+		is_overlaid = aslr__overlaid_delta(aslr, machine, asid, m.tid, m.start, m.len,
+						   &overlaid);
 
 	/*
-	 * Track anonymous memory with pgoff 0 so that the invariant
-	 * start - pgoff identifies the region. The kernel reports the original
-	 * address as pgoff, which must not be written out either.
+	 * The original layout has the map as perf reads it, its pgoff 0 if it
+	 * is not a file offset: the invariant start - pgoff then tells the
+	 * regions of anonymous memory apart.
 	 */
 	copy = aslr__copy_event(aslr, event);
-	copy_pgoff = (void *)copy + ((void *)pgoff - (void *)event);
-	copy_start = copy_pgoff - 2;
-	if (!kernel && !is_vdso_map(filename) &&
-	    (is_anon_memory(filename) || is_no_dso_memory(filename) ||
-	     (flags & MAP_HUGETLB))) {
-		anon = true;
-		*copy_pgoff = 0;
-	}
-
+	out = m;
+	if (!m.kernel && !aslr_mmap__is_file(&m))
+		out.pgoff = 0;
+	aslr_mmap__write(copy, &out);
 	if (event->header.type == PERF_RECORD_MMAP)
 		err = machine__process_mmap_event(machine, copy, sample);
 	else
@@ -1092,7 +1243,7 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	if (err)
 		return err;
 
-	err = aslr__map_delta(aslr, machine, asid, tid, start, len,
+	err = aslr__map_delta(aslr, machine, asid, m.tid, m.start, m.len,
 			      kernel_text ? ASLR_KERNEL_ALIGN : page_size,
 			      is_overlaid ? &overlaid : NULL, &delta);
 	if (err == -ENOENT) {
@@ -1103,38 +1254,21 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		return 0;
 	}
 	if (!err)
-		err = aslr__check_fits(start + delta, len, sample->file_offset);
+		err = aslr__check_fits(aslr, m.kernel, m.start + delta, m.len, sample->file_offset);
+	if (!err)
+		err = aslr__mmap_pgoff(aslr, &m, kernel_text, delta, &out.pgoff);
+	if (err == -ENOENT) {
+		aslr__count_dropped(aslr, event->header.type,
+				    "entry trampoline before the kernel map");
+		return 0;
+	}
 	if (err)
 		return err;
 
-	*copy_start = start + delta;
-	if (kernel_text) {
-		/*
-		 * The kernel map's pgoff is the address of the relocation
-		 * reference symbol (e.g. _text) that perf report uses to
-		 * relocate kallsyms or vmlinux symbols, so it moves with the
-		 * map.
-		 */
-		if (*pgoff)
-			*copy_pgoff = *pgoff + delta;
-		aslr->kernel_delta = delta;
-		aslr->have_kernel_delta = true;
-	} else if (kernel && is_entry_trampoline(filename)) {
-		/* The pgoff is the address of the trampoline in the kernel image. */
-		if (!aslr->have_kernel_delta) {
-			aslr__count_dropped(aslr, event->header.type,
-					    "entry trampoline before the kernel map");
-			return 0;
-		}
-		*copy_pgoff = *pgoff + aslr->kernel_delta;
-	} else if (anon) {
-		*copy_pgoff = 0;
-	} else if (kernel) {
-		/* Module maps have none, what else a kernel map has is not known. */
-		*copy_pgoff = 0;
-	}
-	if (!kernel && exec) {
-		err = aslr__mmap_dso(aslr, machine, copy, pid, tid, start, len);
+	out.start = m.start + delta;
+	aslr_mmap__write(copy, &out);
+	if (!m.kernel && m.exec) {
+		err = aslr__mmap_dso(aslr, machine, copy, sample, &m);
 		if (err)
 			return err;
 	}
@@ -1142,33 +1276,9 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	return aslr__deliver(aslr, copy, sample, out_machine);
 }
 
-static int aslr__mmap(const struct perf_tool *tool, union perf_event *event,
-		      struct perf_sample *sample, struct machine *machine)
-{
-	struct aslr *aslr = container_of(tool, struct aslr, tool);
-
-	return aslr__mmap_common(aslr, event, sample, machine, event->mmap.pid, event->mmap.tid,
-				 event->mmap.start, event->mmap.len, &event->mmap.pgoff,
-				 /*flags=*/0,
-				 !(event->header.misc & PERF_RECORD_MISC_MMAP_DATA),
-				 event->mmap.filename);
-}
-
-static int aslr__mmap2(const struct perf_tool *tool, union perf_event *event,
-		       struct perf_sample *sample, struct machine *machine)
-{
-	struct aslr *aslr = container_of(tool, struct aslr, tool);
-
-	return aslr__mmap_common(aslr, event, sample, machine, event->mmap2.pid, event->mmap2.tid,
-				 event->mmap2.start, event->mmap2.len, &event->mmap2.pgoff,
-				 event->mmap2.flags, event->mmap2.prot & PROT_EXEC,
-				 event->mmap2.filename);
-}
-
-static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
+static int aslr__ksymbol(struct aslr *aslr, union perf_event *event,
 			 struct perf_sample *sample, struct machine *machine)
 {
-	struct aslr *aslr = container_of(tool, struct aslr, tool);
 	struct machine *host = &aslr->machines.host;
 	u64 addr = event->ksymbol.addr, len = event->ksymbol.len, delta;
 	union perf_event *copy;
@@ -1201,7 +1311,7 @@ static int aslr__ksymbol(const struct perf_tool *tool, union perf_event *event,
 		return 0;
 	}
 	if (!err)
-		err = aslr__check_fits(addr + delta, len, sample->file_offset);
+		err = aslr__check_fits(aslr, true, addr + delta, len, sample->file_offset);
 	if (err)
 		return err;
 
@@ -1261,10 +1371,9 @@ static void aslr__forget_space(struct aslr *aslr, struct machine *machine, int p
 	free(space);
 }
 
-static int aslr__fork(const struct perf_tool *tool, union perf_event *event,
+static int aslr__fork(struct aslr *aslr, union perf_event *event,
 		      struct perf_sample *sample, struct machine *machine)
 {
-	struct aslr *aslr = container_of(tool, struct aslr, tool);
 	struct machine *host = &aslr->machines.host;
 	int err = machine__process_fork_event(host, event, sample);
 
@@ -1277,17 +1386,16 @@ static int aslr__fork(const struct perf_tool *tool, union perf_event *event,
 }
 
 /*
- * A thread that exited, to be dropped from the original and the remapped
- * machine when the samples that may still come for it have come.
+ * A thread that exited, to be dropped from the original layout, and the
+ * delegate told, when the samples that may still come for it have come.
  */
 struct aslr_exited {
 	struct list_head	node;
 	u64			time;
 	pid_t			pid;
-	/* References, to drop the thread of the exit, not a later one of its tid. */
+	pid_t			tid;
+	/* A reference, to drop the thread of the exit, not a later one of its tid. */
 	struct thread		*orig;
-	struct thread		*out;
-	struct machine		*out_machine;
 };
 
 /*
@@ -1301,7 +1409,6 @@ static void aslr_exited__delete(struct aslr_exited *exited)
 {
 	list_del(&exited->node);
 	thread__put(exited->orig);
-	thread__put(exited->out);
 	free(exited);
 }
 
@@ -1347,7 +1454,8 @@ static void __aslr__retire(struct aslr *aslr, u64 now)
 		aslr__reset_caches(aslr);
 		pid = exited->pid;
 		aslr__remove_thread(host, exited->orig);
-		aslr__remove_thread(exited->out_machine, exited->out);
+		if (aslr->retire)
+			aslr->retire(aslr->delegate, pid, exited->tid);
 		aslr_exited__delete(exited);
 		aslr->nr_retired++;
 		space = aslr__find_space(aslr, host, pid);
@@ -1363,10 +1471,9 @@ static inline void aslr__retire(struct aslr *aslr, u64 now)
 		__aslr__retire(aslr, now);
 }
 
-static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
+static int aslr__exit(struct aslr *aslr, union perf_event *event,
 		      struct perf_sample *sample, struct machine *machine)
 {
-	struct aslr *aslr = container_of(tool, struct aslr, tool);
 	struct machine *host = &aslr->machines.host;
 	pid_t pid = event->fork.pid, tid = event->fork.tid;
 	struct aslr_exited *exited;
@@ -1386,9 +1493,8 @@ static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
 			return -ENOMEM;
 		exited->time = sample->time;
 		exited->pid = pid;
+		exited->tid = tid;
 		exited->orig = machine__find_thread(host, pid, tid);
-		exited->out = machine__find_thread(machine, pid, tid);
-		exited->out_machine = machine;
 		if (list_empty(&aslr->exited))
 			aslr->retire_at = exited->time + ASLR_EXIT_GRACE_NS;
 		list_add_tail(&exited->node, &aslr->exited);
@@ -1397,10 +1503,9 @@ static int aslr__exit(const struct perf_tool *tool, union perf_event *event,
 	return aslr__deliver(aslr, event, sample, machine);
 }
 
-static int aslr__comm(const struct perf_tool *tool, union perf_event *event,
+static int aslr__comm(struct aslr *aslr, union perf_event *event,
 		      struct perf_sample *sample, struct machine *machine)
 {
-	struct aslr *aslr = container_of(tool, struct aslr, tool);
 	struct machine *host = &aslr->machines.host;
 	int err = machine__process_comm_event(host, event, sample);
 
@@ -1433,11 +1538,12 @@ static struct thread *aslr__sample_thread(struct aslr *aslr, struct machine *hos
 }
 
 /*
- * Tell the delegate about the first address of a sample in @dso: at @addr in
- * the remapped layout, for @cpumode. An error is kept for the end of the
- * sample.
+ * Tell the delegate about the first address of the sample of @ctx in @dso:
+ * at @addr in the remapped layout, for @cpumode. An error is kept for the
+ * end of the sample.
  */
-static void aslr__dso_hit(struct aslr *aslr, struct dso *dso, u8 cpumode, u64 addr)
+static void aslr__dso_hit(struct aslr *aslr, struct aslr_sample_ctx *ctx, struct dso *dso,
+			  u8 cpumode, u64 addr)
 {
 	int err;
 
@@ -1448,21 +1554,43 @@ static void aslr__dso_hit(struct aslr *aslr, struct dso *dso, u8 cpumode, u64 ad
 	if (dso__hit(dso) && !is_perf_pid_map_name(dso__long_name(dso)))
 		return;
 	dso__set_hit(dso);
-	err = aslr->dso_hit(aslr->delegate, aslr->hit_sample, cpumode, addr, aslr->hit_ip);
-	if (err && !aslr->hit_err)
-		aslr->hit_err = err;
+	err = aslr->dso_hit(aslr->delegate, ctx->hit_sample, cpumode, addr, ctx->is_ip);
+	if (err && !ctx->err)
+		ctx->err = err;
+}
+
+/* Remember where @remap of the mapping @map is, for the next lookups. */
+static void aslr__cache_map(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+			    const struct maps *maps, u8 cpumode, struct map *map,
+			    const struct aslr_remap *remap, u64 addr)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	int i = aslr->map_cache_next[kernel]++ % ASLR_MAP_CACHE;
+	struct aslr_map_cache *cache = &aslr->map_cache[kernel][i];
+
+	cache->maps = maps;
+	cache->cpumode = cpumode;
+	cache->dso = map__dso(map);
+	cache->start = map__start(map);
+	cache->end = map__end(map);
+	cache->delta = remap->delta;
+	cache->hit = !!ctx->hit_sample;
+	if (cache->hit)
+		aslr__dso_hit(aslr, ctx, cache->dso, cpumode, addr + remap->delta);
 }
 
 /*
  * The remapped address of @addr, 0 if it is in no known mapping: an unknown
- * address can't be passed through, it would reveal the layout.
+ * address can't be passed through, it would reveal the layout. *@found, if
+ * not NULL, says whether it is in one; if NULL, an address in none is told
+ * to the check of the output.
  */
-static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
-			    struct thread *thread, u8 cpumode, u64 addr, bool *found)
+static u64 aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
+			    u64 addr, bool *found)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	struct aslr_map_cache *cache = aslr->map_cache[kernel];
-	const struct maps *maps = kernel ? NULL : thread__maps(thread);
+	const struct maps *maps = kernel ? NULL : thread__maps(ctx->thread);
 	struct aslr_remap *remap = NULL;
 	struct aslr_map_miss *miss;
 	struct addr_location al;
@@ -1474,8 +1602,8 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 			continue;
 		if (found)
 			*found = true;
-		if (aslr->hit_sample && !cache->hit) {
-			aslr__dso_hit(aslr, cache->dso, cpumode, addr + cache->delta);
+		if (ctx->hit_sample && !cache->hit) {
+			aslr__dso_hit(aslr, ctx, cache->dso, cpumode, addr + cache->delta);
 			cache->hit = true;
 		}
 		return addr + cache->delta;
@@ -1485,23 +1613,12 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct machine *machine,
 		goto out;
 
 	addr_location__init(&al);
-	if (thread__find_map(thread, cpumode, addr, &al)) {
-		int asid = kernel ? ASLR_KERNEL_ASID : thread__pid(thread);
+	if (thread__find_map(ctx->thread, cpumode, addr, &al)) {
+		int asid = kernel ? ASLR_KERNEL_ASID : thread__pid(ctx->thread);
 
-		remap = aslr__find_remap(aslr, machine, asid, al.map);
-		if (remap) {
-			i = aslr->map_cache_next[kernel]++ % ASLR_MAP_CACHE;
-			cache = &aslr->map_cache[kernel][i];
-			cache->maps = maps;
-			cache->cpumode = cpumode;
-			cache->dso = map__dso(al.map);
-			cache->start = map__start(al.map);
-			cache->end = map__end(al.map);
-			cache->delta = remap->delta;
-			cache->hit = !!aslr->hit_sample;
-			if (cache->hit)
-				aslr__dso_hit(aslr, cache->dso, cpumode, addr + remap->delta);
-		}
+		remap = aslr__find_remap(aslr, ctx->machine, asid, al.map);
+		if (remap)
+			aslr__cache_map(aslr, ctx, maps, cpumode, al.map, remap, addr);
 	}
 	addr_location__exit(&al);
 	if (!remap) {
@@ -1530,154 +1647,87 @@ out:
  * use the one of the address space they are in. *@found, if not NULL, says
  * whether it is in any.
  */
-static u64 aslr__remap_any(struct aslr *aslr, struct machine *machine,
-			   struct thread *thread, u8 cpumode, u64 addr, bool *found)
+static u64 aslr__remap_any(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
+			   u64 addr, bool *found)
 {
 	u8 other = cpumode == PERF_RECORD_MISC_KERNEL ? PERF_RECORD_MISC_USER :
 							PERF_RECORD_MISC_KERNEL;
 	bool in_mode;
-	u64 ret = aslr__remap_addr(aslr, machine, thread, cpumode, addr, &in_mode);
+	u64 ret = aslr__remap_addr(aslr, ctx, cpumode, addr, &in_mode);
 
 	if (in_mode) {
 		if (found)
 			*found = true;
 		return ret;
 	}
-	return aslr__remap_addr(aslr, machine, thread, other, addr, found);
+	return aslr__remap_addr(aslr, ctx, other, addr, found);
 }
 
-static int aslr__remap_callchain(struct aslr *aslr, struct machine *machine,
-				 struct thread *thread, struct perf_sample *sample,
-				 struct ip_callchain *callchain)
+/*
+ * Remap the @nr entries of the callchain @ips of a sample of @cpumode into
+ * @out. The PERF_CONTEXT_* markers tell the address space of the entries
+ * that follow.
+ */
+static int aslr__remap_callchain(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
+				 const u64 *ips, u64 nr, u64 *out, u64 file_offset)
 {
-	u8 cpumode = sample->cpumode;
 	u64 i;
 
-	for (i = 0; i < callchain->nr; i++) {
-		u64 ip = callchain->ips[i];
+	for (i = 0; i < nr; i++) {
+		u64 ip = ips[i];
 
-		if (ip >= PERF_CONTEXT_MAX) {
-			switch (ip) {
-			case PERF_CONTEXT_HV:
-				cpumode = PERF_RECORD_MISC_HYPERVISOR;
-				break;
-			case PERF_CONTEXT_KERNEL:
-				cpumode = PERF_RECORD_MISC_KERNEL;
-				break;
-			case PERF_CONTEXT_USER:
-				cpumode = PERF_RECORD_MISC_USER;
-				break;
-			case PERF_CONTEXT_GUEST:
-			case PERF_CONTEXT_GUEST_KERNEL:
-			case PERF_CONTEXT_GUEST_USER:
-				aslr__err(sample->file_offset,
-					  "guest callchain contexts are not supported yet");
-				return -EOPNOTSUPP;
-			default:
-				/*
-				 * Not a context, the frame pointer chain went
-				 * astray (perf report discards the callchain):
-				 * nothing after it can be attributed to an
-				 * address space. The value itself is in the
-				 * last page, where nothing is ever mapped.
-				 */
-				for (i++; i < callchain->nr; i++)
-					callchain->ips[i] = 0;
-				return 0;
-			}
+		out[i] = ip;
+		if (ip < PERF_CONTEXT_MAX) {
+			out[i] = aslr__remap_addr(aslr, ctx, cpumode, ip, NULL);
 			continue;
 		}
-		callchain->ips[i] = aslr__remap_addr(aslr, machine, thread, cpumode, ip, NULL);
+		switch (ip) {
+		case PERF_CONTEXT_HV:
+			cpumode = PERF_RECORD_MISC_HYPERVISOR;
+			break;
+		case PERF_CONTEXT_KERNEL:
+			cpumode = PERF_RECORD_MISC_KERNEL;
+			break;
+		case PERF_CONTEXT_USER:
+			cpumode = PERF_RECORD_MISC_USER;
+			break;
+		case PERF_CONTEXT_GUEST:
+		case PERF_CONTEXT_GUEST_KERNEL:
+		case PERF_CONTEXT_GUEST_USER:
+			aslr__err(file_offset, "guest callchain contexts are not supported yet");
+			return -EOPNOTSUPP;
+		default:
+			/*
+			 * Not a context, the frame pointer chain went astray
+			 * (perf report discards the callchain): nothing after
+			 * it can be attributed to an address space. The value
+			 * itself is in the last page, where nothing is ever
+			 * mapped.
+			 */
+			memset(out + i + 1, 0, (nr - i - 1) * sizeof(*out));
+			return 0;
+		}
 	}
 	return 0;
-}
-
-/*
- * Make the @len bytes at @pos of the sample @event @new_len bytes long, moving
- * what follows: a field is cut out with @new_len 0. The event must have room.
- */
-static void aslr__resize_sample(union perf_event *event, void *pos, size_t len,
-				size_t new_len)
-{
-	void *end = (void *)event + event->header.size;
-
-	memmove(pos + new_len, pos + len, end - (pos + len));
-	event->header.size = event->header.size - len + new_len;
-}
-
-/*
- * Cut the user and interrupt registers out of the copy of a sample parsed in
- * @sample, zero its physical address.
- *
- * These fields follow the variable sized ones (callchain, branch stack, ...)
- * and the fields after them have a fixed size (the user stack was cut out
- * with the user registers before, AUX data is refused), so they are located
- * from the end of the sample. @type says which fields are still there.
- */
-static int aslr__scrub_sample(struct aslr *aslr, union perf_event *event,
-			      const struct perf_event_attr *attr, u64 type,
-			      struct perf_sample *sample)
-{
-	__u64 *pos = (void *)event + event->header.size;
-	__u64 *start = event->sample.array;
-	size_t len;
-
-	pos -= hweight64(type & (PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE |
-				 PERF_SAMPLE_CODE_PAGE_SIZE));
-	if (type & PERF_SAMPLE_PHYS_ADDR) {
-		*--pos = 0;
-		sample->phys_addr = 0;
-		aslr->phys_zeroed++;
-	}
-	if (type & PERF_SAMPLE_REGS_INTR) {
-		len = 1 + (sample->intr_regs.abi ? hweight64(attr->sample_regs_intr) : 0);
-		pos -= len;
-		if (pos < start ||
-		    (sample->intr_regs.abi && sample->intr_regs.regs != (u64 *)(pos + 1)))
-			goto out_corrupt;
-		aslr__resize_sample(event, pos, len * sizeof(u64), 0);
-	}
-	pos -= !!(type & PERF_SAMPLE_WEIGHT_TYPE) +
-	       !!(type & PERF_SAMPLE_DATA_SRC) + !!(type & PERF_SAMPLE_TRANSACTION);
-	if (type & PERF_SAMPLE_REGS_USER) {
-		len = 1 + (sample->user_regs.abi ? hweight64(attr->sample_regs_user) : 0);
-		pos -= len;
-		if (pos < start ||
-		    (sample->user_regs.abi && sample->user_regs.regs != (u64 *)(pos + 1)))
-			goto out_corrupt;
-		aslr__resize_sample(event, pos, len * sizeof(u64), 0);
-	}
-	if (type & ASLR_STRIPPED_SAMPLE_TYPES) {
-		memset(&sample->user_regs, 0, sizeof(sample->user_regs));
-		memset(&sample->intr_regs, 0, sizeof(sample->intr_regs));
-		aslr->regs_stripped++;
-	}
-	return 0;
-
-out_corrupt:
-	aslr__err(sample->file_offset,
-		  "can't locate the registers in the sample, the file is corrupt");
-	return -EINVAL;
 }
 
 /* Where aslr__unwind_entry() puts the frames of a sample. */
 struct aslr_unwind {
-	struct aslr	*aslr;
-	struct machine	*machine;
-	struct thread	*thread;
-	u64		nr;
+	struct aslr		*aslr;
+	struct aslr_sample_ctx	*ctx;
+	u64			*ips;
+	u64			nr;
+	u64			max;
 };
 
 static int aslr__unwind_entry(struct unwind_entry *entry, void *arg)
 {
 	struct aslr_unwind *uw = arg;
-	struct aslr *aslr = uw->aslr;
 
-	/* The deepest frames don't fit in a callchain perf report reads. */
-	if (uw->nr < ARRAY_SIZE(aslr->unwind_ips))
-		aslr->unwind_ips[uw->nr++] = aslr__remap_addr(aslr, uw->machine, uw->thread,
-							      PERF_RECORD_MISC_USER,
-							      entry->ip, NULL);
+	/* The deepest frames don't fit in a sample. */
+	if (uw->nr < uw->max)
+		uw->ips[uw->nr++] = aslr__remap_addr(uw->aslr, uw->ctx, PERF_RECORD_MISC_USER,
+						     entry->ip, NULL);
 	return 0;
 }
 
@@ -1685,95 +1735,40 @@ static int aslr__unwind_entry(struct unwind_entry *entry, void *arg)
  * The user stack and registers of a sample (perf record --call-graph dwarf)
  * can't be shared, they are full of addresses, but the call graph perf report
  * would unwind from them can: unwind it here, where the binaries are, and put
- * it in the callchain of the sample, remapped, after its kernel part, as the
- * kernel does for frame pointer call graphs. Then cut the registers and the
- * stack out of the copy @event of the sample parsed in @new_sample, which is
- * updated.
+ * it, remapped, in the callchain @out of the sample after its kernel part
+ * (@out holds its remapped callchain), as the kernel does for frame pointer
+ * call graphs.  The registers and the stack are left out of the output.
  */
-static int aslr__unwind_sample(struct aslr *aslr, struct machine *machine,
-			       struct thread *thread, struct perf_sample *sample,
-			       union perf_event *event, const struct perf_event_attr *attr,
-			       struct perf_sample *new_sample)
+static void aslr__unwind_sample(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+				struct perf_sample *sample, struct perf_sample *out)
 {
-	struct aslr_unwind uw = { .aslr = aslr, .machine = machine, .thread = thread, };
-	u64 type = attr->sample_type, user_regs_abi = new_sample->user_regs.abi;
-	void *base = event;
-	size_t stack = new_sample->user_stack.offset, regs_len = 0;
-	size_t regs, end, chain = 0, old_len = 0, new_len = 0, max_len;
-	struct ip_callchain *callchain;
-	u64 kernel_nr = 0, i;
-	ssize_t shift;
+	struct aslr_unwind uw = { .aslr = aslr, .ctx = ctx, };
+	struct ip_callchain *chain = out->callchain;
+	u64 kernel_nr = 0;
 
-	/* Where the registers and the stack dump are in the copy. */
-	if (type & PERF_SAMPLE_REGS_USER)
-		regs_len = sizeof(u64) * (1 + (user_regs_abi ?
-					       hweight64(attr->sample_regs_user) : 0));
-	regs = stack - regs_len;
-	end = stack + sizeof(u64);
-	if (end <= event->header.size && *(u64 *)(base + stack))
-		end += *(u64 *)(base + stack) + sizeof(u64);
-	if (stack < sizeof(event->header) + regs_len || end > event->header.size ||
-	    (user_regs_abi && (void *)new_sample->user_regs.regs != base + regs + sizeof(u64))) {
-		aslr__err(sample->file_offset,
-			  "can't locate the user stack in the sample, the file is corrupt");
-		return -EINVAL;
+	/* Keep the kernel part, the user part is the unwound one. */
+	while (kernel_nr < chain->nr && chain->ips[kernel_nr] != PERF_CONTEXT_USER)
+		kernel_nr++;
+	/* As deep as perf report unwinds by default (--max-stack) */
+	uw.ips = chain->ips + kernel_nr + 1;
+	uw.max = PERF_MAX_STACK_DEPTH;
+	/* As perf report does, even with an empty stack dump. */
+	unwind__get_entries(aslr__unwind_entry, &uw, ctx->thread, sample, uw.max,
+			    /*best_effort=*/true);
+	chain->nr = kernel_nr;
+	if (uw.nr) {
+		chain->ips[kernel_nr] = PERF_CONTEXT_USER;
+		chain->nr += 1 + uw.nr;
 	}
-
-	if (type & PERF_SAMPLE_CALLCHAIN) {
-		/* As perf report does, even with an empty stack dump. */
-		unwind__get_entries(aslr__unwind_entry, &uw, thread, sample,
-				    ARRAY_SIZE(aslr->unwind_ips), /*best_effort=*/true);
-		chain = (void *)new_sample->callchain - base;
-		old_len = sizeof(u64) * (1 + new_sample->callchain->nr);
-		/* Keep the kernel part, the user part is the unwound one. */
-		while (kernel_nr < new_sample->callchain->nr &&
-		       new_sample->callchain->ips[kernel_nr] != PERF_CONTEXT_USER)
-			kernel_nr++;
-		/* The room for the callchain in the largest event, 8-byte aligned. */
-		max_len = PERF_SAMPLE_MAX_SIZE - sizeof(u64) -
-			  (event->header.size - (end - regs) - old_len);
-		if (sizeof(u64) * (2 + kernel_nr + uw.nr) > max_len)
-			uw.nr = max_len / sizeof(u64) > 2 + kernel_nr ?
-				max_len / sizeof(u64) - 2 - kernel_nr : 0;
-		new_len = sizeof(u64) * (1 + kernel_nr + (uw.nr ? 1 + uw.nr : 0));
-	}
-
-	/* Cut the registers and the stack, then resize the callchain. */
-	aslr__resize_sample(event, base + regs, end - regs, 0);
-	if (type & PERF_SAMPLE_CALLCHAIN) {
-		aslr__resize_sample(event, base + chain, old_len, new_len);
-		callchain = base + chain;
-		callchain->nr = kernel_nr;
-		if (uw.nr) {
-			callchain->ips[callchain->nr++] = PERF_CONTEXT_USER;
-			for (i = 0; i < uw.nr; i++)
-				callchain->ips[callchain->nr++] = aslr->unwind_ips[i];
-		}
-	}
-	/* What follows the callchain moved, what followed the stack more. */
-	shift = new_len - old_len;
-	if (new_sample->raw_data)
-		new_sample->raw_data += shift;
-	if (new_sample->branch_stack)
-		new_sample->branch_stack = (void *)new_sample->branch_stack + shift;
-	if (new_sample->branch_stack_cntr)
-		new_sample->branch_stack_cntr = (void *)new_sample->branch_stack_cntr + shift;
-	if (new_sample->intr_regs.regs)
-		new_sample->intr_regs.regs = (void *)new_sample->intr_regs.regs + shift -
-					     (end - regs);
-	memset(&new_sample->user_regs, 0, sizeof(new_sample->user_regs));
-	memset(&new_sample->user_stack, 0, sizeof(new_sample->user_stack));
-
 	/* Without user registers (a kernel thread) there is nothing to unwind. */
 	if (uw.nr) {
 		aslr->unwound++;
-	} else if (user_regs_abi) {
+	} else if (sample->user_regs.abi) {
 		aslr->unwind_lost++;
 #ifndef HAVE_DWARF_UNWIND_SUPPORT
 		pr_warning_once("--aslr: no libdw or libunwind to unwind, user call graphs lost\n");
 #endif
 	}
-	return 0;
 }
 
 struct aslr_alias {
@@ -1789,17 +1784,22 @@ struct aslr_alias {
  */
 static u64 aslr__alias(struct aslr *aslr, u64 addr)
 {
+	const struct aslr_layout *l = &aslr->layout;
+	bool kernel = addr >= l->kernel_min;
+	u64 base = kernel ? l->kernel_alias : l->user_alias;
+	u64 end = kernel ? l->kernel_end : l->user_end;
 	struct aslr_alias *alias;
-	bool kernel = addr >= 1ULL << 63;
 
 	if (hashmap__find(aslr->aliases, &addr, &alias))
 		return alias->alias;
+	/* Out of stand-ins (millions): zeroed */
+	if ((aslr->nr_aliases[kernel] + 1) * ASLR_ALIAS_STEP >= end - base)
+		return 0;
 	alias = malloc(sizeof(*alias));
 	if (!alias)
 		return 0;
 	alias->addr = addr;
-	alias->alias = (kernel ? ASLR_ALIAS_KERNEL_BASE : ASLR_ALIAS_USER_BASE) +
-		       ++aslr->nr_aliases[kernel] * ASLR_ALIAS_STEP;
+	alias->alias = base + ++aslr->nr_aliases[kernel] * ASLR_ALIAS_STEP;
 	if (hashmap__add(aslr->aliases, &alias->addr, alias)) {
 		free(alias);
 		return 0;
@@ -1872,6 +1872,11 @@ enum aslr_tp_kind {
 	ASLR_TP_BYTES,
 	/* A field kept as it is, noted for where its dynamic data is. */
 	ASLR_TP_KEEP,
+	/*
+	 * A number by its meaning, of the size of an address: kept, but for a
+	 * value in a mapping, taken for an address.
+	 */
+	ASLR_TP_NUMBER,
 	/* Bytes in no field: what the kernel left there, zeroed. */
 	ASLR_TP_HOLE,
 };
@@ -2002,16 +2007,6 @@ static bool aslr__tp_field_kind(const struct tep_event *tp,
 	return elem == sizeof(u64) || ((flags & TEP_FIELD_IS_LONG) && elem == long_size);
 }
 
-bool aslr__tp_field_is_number(const struct tep_event *tp,
-			      const struct tep_format_field *field)
-{
-	u8 kind;
-
-	if (field->offset < 0 || field->size <= 0)
-		return true;
-	return !aslr__tp_field_kind(tp, field, aslr__tp_elem_size(tp, field), &kind);
-}
-
 static const char *aslr__tp_kind_name(u8 kind)
 {
 	switch (kind) {
@@ -2019,6 +2014,8 @@ static const char *aslr__tp_kind_name(u8 kind)
 		return "addresses";
 	case ASLR_TP_TEXT:
 		return "text, numbers that could be addresses masked";
+	case ASLR_TP_NUMBER:
+		return "a number, remapped in a mapping";
 	case ASLR_TP_BYTES:
 	default:
 		return "bytes, words in a mapping remapped";
@@ -2108,9 +2105,12 @@ static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_even
 		if (!aslr__tp_field_kind(tp, field, elem, &f->kind)) {
 			pr_debug2("--aslr: %s:%s: %s %s kept\n",
 				  tp->system, tp->name, field->type, field->name);
-			if (!(field->flags & TEP_FIELD_IS_DYNAMIC))
+			if (field->flags & TEP_FIELD_IS_DYNAMIC)
+				f->kind = ASLR_TP_KEEP;
+			else if (elem == sizeof(u64) && !(field->flags & TEP_FIELD_IS_ARRAY))
+				f->kind = ASLR_TP_NUMBER;
+			else
 				continue;
-			f->kind = ASLR_TP_KEEP;
 		}
 		f->offset = field->offset;
 		f->dynamic = field->flags & TEP_FIELD_IS_DYNAMIC;
@@ -2120,7 +2120,7 @@ static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_even
 			if (field->size != sizeof(u32))
 				continue;
 			f->size = f->kind == ASLR_TP_ADDR ? elem : 1;
-		} else if (f->kind == ASLR_TP_ADDR) {
+		} else if (f->kind == ASLR_TP_ADDR || f->kind == ASLR_TP_NUMBER) {
 			f->size = elem;
 			f->count = field->size / elem;
 		} else {
@@ -2146,9 +2146,8 @@ static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_even
  * pointers, system call arguments hold ints zero extended, -1 often),
  * replaced by a stand-in otherwise (zeroed in 32-bit fields).
  */
-static u64 aslr__remap_tp_value(struct aslr *aslr, struct machine *machine,
-				struct thread *thread, u8 cpumode, u64 val, s64 sval,
-				size_t size)
+static u64 aslr__remap_tp_value(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+				u8 cpumode, u64 val, s64 sval, size_t size)
 {
 	bool found;
 	u64 ret;
@@ -2156,13 +2155,14 @@ static u64 aslr__remap_tp_value(struct aslr *aslr, struct machine *machine,
 	if ((sval >= -MAX_ERRNO && sval < 0x10000) ||
 	    (val <= UINT32_MAX && (s32)val >= -MAX_ERRNO && (s32)val < 0))
 		return val;
-	ret = aslr__remap_any(aslr, machine, thread, cpumode, val, &found);
+	ret = aslr__remap_any(aslr, ctx, cpumode, val, &found);
 	if (found) {
 		aslr->tp_remapped++;
 		return ret;
 	}
 	aslr__verify_addr(aslr, val);
-	ret = size == sizeof(u64) ? aslr__alias(aslr, val) : 0;
+	/* A stand-in doesn't fit in 32 bits but in a 32-bit layout. */
+	ret = size == sizeof(u64) || aslr->layout.bits == 32 ? aslr__alias(aslr, val) : 0;
 	if (ret)
 		aslr->tp_aliased++;
 	else
@@ -2210,22 +2210,23 @@ static u64 aslr__mask_text(char *s, size_t len)
 }
 
 /*
- * Remap, in @len bytes of unknown layout at @pos, the 8-byte words at every
- * 4-byte step whose value is in a mapping of the recording.
+ * Remap, in @len bytes at @pos, the 8-byte words at every @step bytes whose
+ * value is in a mapping of the recording: of bytes of unknown layout at
+ * every 4 bytes, of numbers at every 8.
  */
-static void aslr__remap_bytes(struct aslr *aslr, struct machine *machine,
-			      struct thread *thread, u8 cpumode, void *pos, u32 len)
+static void aslr__remap_bytes(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
+			      void *pos, u32 len, u32 step)
 {
 	u32 n;
 
-	for (n = 0; n + sizeof(u64) <= len; n += sizeof(u32)) {
+	for (n = 0; n + sizeof(u64) <= len; n += step) {
 		bool found;
 		u64 val;
 
 		memcpy(&val, pos + n, sizeof(val));
 		if (val < 0x10000)
 			continue;
-		val = aslr__remap_any(aslr, machine, thread, cpumode, val, &found);
+		val = aslr__remap_any(aslr, ctx, cpumode, val, &found);
 		if (!found)
 			continue;
 		memcpy(pos + n, &val, sizeof(val));
@@ -2307,9 +2308,8 @@ static bool aslr__tp_zero_tail(const struct aslr_tp_fields *fields, void *raw, u
  * sample, @raw in the copy of the sample, and zero the bytes in no field.
  * The format of the tracepoint comes from the tracing data of the file.
  */
-static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
-			   struct thread *thread, struct evsel *evsel,
-			   struct perf_sample *sample, void *raw)
+static int aslr__remap_raw(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+			   struct evsel *evsel, struct perf_sample *sample, void *raw)
 {
 	struct tep_event *tp = evsel->tp_format;
 	struct aslr_tp_fields *fields;
@@ -2352,8 +2352,9 @@ static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 			aslr->tp_masked += aslr__mask_text(pos, len);
 			continue;
 		}
-		if (f->kind == ASLR_TP_BYTES) {
-			aslr__remap_bytes(aslr, machine, thread, sample->cpumode, pos, len);
+		if (f->kind == ASLR_TP_BYTES || f->kind == ASLR_TP_NUMBER) {
+			aslr__remap_bytes(aslr, ctx, sample->cpumode, pos, len,
+					  f->kind == ASLR_TP_BYTES ? sizeof(u32) : sizeof(u64));
 			continue;
 		}
 		/* The raw data is 4-byte aligned, its fields may not be 8-byte aligned. */
@@ -2363,12 +2364,12 @@ static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 
 			if (f->size == sizeof(u64)) {
 				memcpy(&val, pos, sizeof(val));
-				val = aslr__remap_tp_value(aslr, machine, thread, sample->cpumode,
+				val = aslr__remap_tp_value(aslr, ctx, sample->cpumode,
 							   val, (s64)val, f->size);
 				memcpy(pos, &val, sizeof(val));
 			} else {
 				memcpy(&val32, pos, sizeof(val32));
-				val = aslr__remap_tp_value(aslr, machine, thread, sample->cpumode,
+				val = aslr__remap_tp_value(aslr, ctx, sample->cpumode,
 							   val32, (s32)val32, f->size);
 				val32 = val;
 				memcpy(pos, &val32, sizeof(val32));
@@ -2382,151 +2383,225 @@ static int aslr__remap_raw(struct aslr *aslr, struct machine *machine,
 #endif /* HAVE_LIBTRACEEVENT */
 
 /*
- * Samples are patched in a copy of the event: everything but the addresses
- * stays as it was, except for the registers, cut out.
+ * The sample fields of @attr that --aslr writes: not the registers nor the
+ * user stack (unwound into the callchain, see aslr__unwind_sample()), not
+ * the AUX area data, and the raw data of tracepoints only, whose layout
+ * their format gives: any other event's is not known.
  */
-static int aslr__sample(const struct perf_tool *tool, union perf_event *event,
+static u64 aslr__out_sample_type(const struct perf_event_attr *attr)
+{
+	u64 type = attr->sample_type & ~(ASLR_CUT_SAMPLE_TYPES | PERF_SAMPLE_AUX);
+
+#ifdef HAVE_LIBTRACEEVENT
+	if (attr->type == PERF_TYPE_TRACEPOINT)
+		return type;
+#endif
+	return type & ~PERF_SAMPLE_RAW;
+}
+
+/*
+ * The sample of the record @event as read, in @out. The session delivers a
+ * sample with PERF_SAMPLE_READ as the event of the first value read, with
+ * its id and period: the record has the layout of the event it was read
+ * as, and its own id and period.
+ */
+static struct evsel *aslr__sample_record(struct evsel *evsel, union perf_event *event,
+					 struct perf_sample *sample, struct perf_sample *out)
+{
+	struct evsel *layout = evsel;
+
+	*out = *sample;
+	if (!(evsel->core.attr.sample_type & PERF_SAMPLE_READ))
+		return evsel;
+	layout = evlist__event2evsel(evsel->evlist, event) ?: evsel;
+	if (evsel__parse_sample(layout, event, out)) {
+		aslr__err(sample->file_offset, "can't parse the sample again");
+		return NULL;
+	}
+	return layout;
+}
+
+/* Remap the callchain of @out into aslr->chain, and the branch stack. */
+static int aslr__remap_sample_chains(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+				     u64 type, struct perf_sample *out)
+{
+	struct branch_entry *from, *to;
+	u64 i, nr;
+	int err;
+
+	if (type & PERF_SAMPLE_CALLCHAIN) {
+		/* The DSOs of the call graph are hit, as for perf inject -b. */
+		nr = out->callchain->nr;
+		err = aslr__remap_callchain(aslr, ctx, out->cpumode, out->callchain->ips, nr,
+					    aslr->chain + 1, out->file_offset);
+		if (err)
+			return err;
+		aslr->chain[0] = nr;
+		out->callchain = (struct ip_callchain *)aslr->chain;
+	}
+	/* Not the DSOs of branches or data addresses */
+	ctx->hit_sample = NULL;
+	if (!(type & PERF_SAMPLE_BRANCH_STACK))
+		return 0;
+	nr = out->branch_stack->nr;
+	from = perf_sample__branch_entries(out);
+	aslr->branches->nr = nr;
+	aslr->branches->hw_idx = out->no_hw_idx ? -1ULL : out->branch_stack->hw_idx;
+	to = aslr->branches->entries;
+	for (i = 0; i < nr; i++) {
+		to[i] = from[i];
+		to[i].from = aslr__remap_any(aslr, ctx, out->cpumode, from[i].from, NULL);
+		to[i].to = aslr__remap_any(aslr, ctx, out->cpumode, from[i].to, NULL);
+	}
+	out->branch_stack = aslr->branches;
+	out->no_hw_idx = false;
+	return 0;
+}
+
+/*
+ * Leave out of @out what --aslr doesn't write (aslr__out_sample_type()),
+ * counted; the raw data of a tracepoint rewritten in aslr->raw.
+ */
+static int aslr__scrub_sample(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+			      struct evsel *layout, struct perf_sample *out)
+{
+	u64 type = layout->core.attr.sample_type;
+	u64 written = aslr__out_sample_type(&layout->core.attr);
+	int err = 0;
+
+	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR))
+		aslr->regs_stripped++;
+	memset(&out->user_regs, 0, sizeof(out->user_regs));
+	memset(&out->intr_regs, 0, sizeof(out->intr_regs));
+	memset(&out->user_stack, 0, sizeof(out->user_stack));
+	if (type & PERF_SAMPLE_PHYS_ADDR) {
+		out->phys_addr = 0;
+		aslr->phys_zeroed++;
+	}
+	if (type & PERF_SAMPLE_AUX) {
+		memset(&out->aux_sample, 0, sizeof(out->aux_sample));
+		aslr->aux_dropped++;
+	}
+	if (!(type & PERF_SAMPLE_RAW))
+		return 0;
+	if (!(written & PERF_SAMPLE_RAW)) {
+		out->raw_data = NULL;
+		out->raw_size = 0;
+		aslr->raw_dropped++;
+		return 0;
+	}
+	/* The kernel pads it: its size and it end on 8 bytes, as the record */
+	if ((out->raw_size + sizeof(u32)) % sizeof(u64)) {
+		aslr__err(out->file_offset, "raw data of %u bytes, not padded: the file is corrupt",
+			  out->raw_size);
+		return -EINVAL;
+	}
+#ifdef HAVE_LIBTRACEEVENT
+	memcpy(aslr->raw, out->raw_data, out->raw_size);
+	out->raw_data = aslr->raw;
+	err = aslr__remap_raw(aslr, ctx, layout, out, aslr->raw);
+#endif
+	return err;
+}
+
+/* Write @out as a sample of @layout, of @misc, into aslr->buf. */
+static int aslr__write_sample(struct aslr *aslr, struct evsel *layout, u16 misc,
+			      struct perf_sample *out)
+{
+	const struct perf_event_attr *attr = &layout->core.attr;
+	u64 type = aslr__out_sample_type(attr);
+	u64 branch_type = attr->branch_sample_type & ~PERF_SAMPLE_BRANCH_COUNTERS;
+	size_t size;
+
+	/* Branch counters as read: perf reads them for a group that has them */
+	if (out->branch_stack_cntr)
+		branch_type |= PERF_SAMPLE_BRANCH_COUNTERS;
+	size = perf_event__sample_event_size(out, type, attr->read_format, branch_type);
+	if (size > UINT16_MAX) {
+		aslr__err(out->file_offset, "the rewritten sample doesn't fit in a record");
+		return -E2BIG;
+	}
+	aslr->buf->header.type = PERF_RECORD_SAMPLE;
+	aslr->buf->header.misc = misc;
+	aslr->buf->header.size = size;
+	return perf_event__synthesize_sample(aslr->buf, type, attr->read_format, branch_type,
+					     out);
+}
+
+/*
+ * A sample is read, its addresses remapped and what can't be remapped left
+ * out (see aslr__out_sample_type()), then written anew, for the attr of
+ * the output.
+ */
+static int aslr__sample(struct aslr *aslr, union perf_event *event,
 			struct perf_sample *sample, struct evsel *evsel,
 			struct machine *machine)
 {
-	struct aslr *aslr = container_of(tool, struct aslr, tool);
-	struct evsel *layout = evsel;
-	u64 type = evsel->core.attr.sample_type;
-	struct perf_sample new_sample;
-	union perf_event *copy;
-	struct machine *host;
-	struct thread *thread;
-	__u64 *array;
-	int err = aslr__machine(aslr, sample->cpumode, sample->file_offset, &host);
+	struct aslr_sample_ctx ctx = { .hit_sample = aslr->dso_hit ? sample : NULL, };
+	struct perf_sample out;
+	struct evsel *layout;
+	u64 type;
+	int err = aslr__machine(aslr, sample->cpumode, sample->file_offset, &ctx.machine);
 
 	if (err)
 		return err;
 	aslr__retire(aslr, sample->time);
-
-	/*
-	 * The record has the layout of the event it was parsed as (which
-	 * the session found, or it wouldn't have parsed it): with
-	 * PERF_SAMPLE_READ, it is delivered as the event of a value read,
-	 * which may have another sample type.
-	 */
-	if (type & PERF_SAMPLE_READ) {
-		layout = evlist__event2evsel(evsel->evlist, event) ?: evsel;
-		type = layout->core.attr.sample_type;
-	}
-
-	thread = aslr__sample_thread(aslr, host, sample);
-	if (!thread)
+	ctx.thread = aslr__sample_thread(aslr, ctx.machine, sample);
+	if (!ctx.thread)
 		return -ENOMEM;
+	layout = aslr__sample_record(evsel, event, sample, &out);
+	if (!layout)
+		return -EINVAL;
+	type = layout->core.attr.sample_type;
 
-	copy = aslr__copy_event(aslr, event);
-	array = copy->sample.array;
-	if (type & PERF_SAMPLE_IDENTIFIER)
-		array++;
-	/* The DSOs of the ip and the call graph are hit, as for perf inject -b. */
-	aslr->hit_sample = aslr->dso_hit ? sample : NULL;
-	aslr->hit_err = 0;
+	/* The DSO of the ip is hit, as for perf inject -b. */
 	if (type & PERF_SAMPLE_IP) {
-		aslr->hit_ip = true;
-		*array = aslr__remap_addr(aslr, host, thread, sample->cpumode,
-					  sample->ip, NULL);
-		aslr->hit_ip = false;
-		array++;
+		ctx.is_ip = true;
+		out.ip = aslr__remap_addr(aslr, &ctx, out.cpumode, out.ip, NULL);
+		ctx.is_ip = false;
 	}
-	/* Not the data address */
-	aslr->hit_sample = NULL;
-	if (type & PERF_SAMPLE_TID)
-		array++;
-	if (type & PERF_SAMPLE_TIME)
-		array++;
+	err = aslr__remap_sample_chains(aslr, &ctx, type, &out);
+	if (!err && (type & PERF_SAMPLE_STACK_USER) && (type & PERF_SAMPLE_CALLCHAIN)) {
+		ctx.hit_sample = aslr->dso_hit ? sample : NULL;
+		aslr__unwind_sample(aslr, &ctx, sample, &out);
+		ctx.hit_sample = NULL;
+	}
 	if (type & PERF_SAMPLE_ADDR)
-		*array = aslr__remap_any(aslr, host, thread, sample->cpumode, sample->addr,
-					 NULL);
-
-	if (type & PERF_SAMPLE_CALLCHAIN) {
-		struct ip_callchain *callchain = (void *)copy +
-						 ((void *)sample->callchain - (void *)event);
-
-		aslr->hit_sample = aslr->dso_hit ? sample : NULL;
-		err = aslr__remap_callchain(aslr, host, thread, sample, callchain);
-		aslr->hit_sample = NULL;
-		if (err)
-			return err;
-	}
-
-	if (type & PERF_SAMPLE_BRANCH_STACK) {
-		struct branch_entry *entries = perf_sample__branch_entries(sample);
-		u64 i;
-
-		entries = (void *)copy + ((void *)entries - (void *)event);
-		for (i = 0; i < sample->branch_stack->nr; i++) {
-			entries[i].from = aslr__remap_any(aslr, host, thread, sample->cpumode,
-							  entries[i].from, NULL);
-			entries[i].to = aslr__remap_any(aslr, host, thread, sample->cpumode,
-							entries[i].to, NULL);
-		}
-	}
-
-#ifdef HAVE_LIBTRACEEVENT
-	if (type & PERF_SAMPLE_RAW) {
-		err = aslr__remap_raw(aslr, host, thread, layout, sample,
-				      (void *)copy + ((void *)sample->raw_data - (void *)event));
-		if (err)
-			return err;
-	}
-#endif
-
-	/* The delegate must see the remapped sample, e.g. to mark the DSOs hit. */
-	err = evsel__parse_sample(layout, copy, &new_sample);
-	if (err) {
-		aslr__err(sample->file_offset, "can't parse the rewritten sample");
-		return err;
-	}
-	new_sample.file_offset = sample->file_offset;
-	/* The event and the period of the value read */
-	new_sample.id = sample->id;
-	new_sample.period = sample->period;
-	if (type & PERF_SAMPLE_STACK_USER) {
-		aslr->hit_sample = aslr->dso_hit ? sample : NULL;
-		err = aslr__unwind_sample(aslr, host, thread, sample, copy, &layout->core.attr,
-					  &new_sample);
-		aslr->hit_sample = NULL;
-		if (err)
-			return err;
-		type &= ~(PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_USER);
-	}
-	if (type & (ASLR_STRIPPED_SAMPLE_TYPES | PERF_SAMPLE_PHYS_ADDR)) {
-		err = aslr__scrub_sample(aslr, copy, &layout->core.attr, type, &new_sample);
-		if (err)
-			return err;
-	}
-	if (aslr->hit_err)
-		return aslr->hit_err;
+		out.addr = aslr__remap_any(aslr, &ctx, out.cpumode, out.addr, NULL);
+	if (!err)
+		err = aslr__scrub_sample(aslr, &ctx, layout, &out);
+	if (!err)
+		err = aslr__write_sample(aslr, layout, event->header.misc, &out);
+	if (err || ctx.err)
+		return err ?: ctx.err;
+	/* The event and the period of the value read, as delivered */
+	out.id = sample->id;
+	out.period = sample->period;
 	aslr__count(aslr, PERF_RECORD_SAMPLE, /*rewritten=*/true);
-	return aslr->out.sample(aslr->delegate, copy, &new_sample, evsel, machine);
+	return aslr->out.sample(aslr->delegate, aslr->buf, &out, evsel, machine);
 }
 
 int aslr__process_event(struct aslr *aslr, union perf_event *event,
 			struct perf_sample *sample, struct machine *machine)
 {
-	const struct perf_tool *tool = &aslr->tool;
-
+	if (!aslr->layout.arch && aslr__find_layout(aslr))
+		return -EINVAL;
 	aslr__retire(aslr, sample->time);
 	/* The layout or the threads may change. */
 	aslr__reset_caches(aslr);
 
 	switch (event->header.type) {
 	case PERF_RECORD_MMAP:
-		return tool->mmap(tool, event, sample, machine);
 	case PERF_RECORD_MMAP2:
-		return tool->mmap2(tool, event, sample, machine);
+		return aslr__mmap_common(aslr, event, sample, machine);
 	case PERF_RECORD_COMM:
-		return tool->comm(tool, event, sample, machine);
+		return aslr__comm(aslr, event, sample, machine);
 	case PERF_RECORD_FORK:
-		return tool->fork(tool, event, sample, machine);
+		return aslr__fork(aslr, event, sample, machine);
 	case PERF_RECORD_EXIT:
-		return tool->exit(tool, event, sample, machine);
+		return aslr__exit(aslr, event, sample, machine);
 	case PERF_RECORD_KSYMBOL:
-		return tool->ksymbol(tool, event, sample, machine);
+		return aslr__ksymbol(aslr, event, sample, machine);
 	case PERF_RECORD_TEXT_POKE:
 		/* Only needed to decode instruction traces, which are dropped. */
 		if (aslr__verify_range(aslr, event->text_poke.addr,
@@ -2545,28 +2620,14 @@ int aslr__process_sample(struct aslr *aslr, union perf_event *event,
 			 struct perf_sample *sample, struct evsel *evsel,
 			 struct machine *machine)
 {
-	return aslr->tool.sample(&aslr->tool, event, sample, evsel, machine);
+	if (!aslr->layout.arch && aslr__find_layout(aslr))
+		return -EINVAL;
+	return aslr__sample(aslr, event, sample, evsel, machine);
 }
 
 int aslr__check_evsel(const struct evsel *evsel)
 {
-	static const struct {
-		u64 bit;
-		const char *name;
-	} fields[] = {
-		{ PERF_SAMPLE_RAW,
-		  "PERF_SAMPLE_RAW (raw data) of events other than tracepoints" },
-		{ PERF_SAMPLE_AUX,	    "PERF_SAMPLE_AUX (AUX area samples)" },
-	};
 	const struct perf_event_attr *attr = &evsel->core.attr;
-	u64 refused = attr->sample_type & ASLR_REFUSED_SAMPLE_TYPES;
-	size_t i;
-
-#ifdef HAVE_LIBTRACEEVENT
-	/* The format of tracepoints tells which fields hold addresses. */
-	if (attr->type == PERF_TYPE_TRACEPOINT)
-		refused &= ~PERF_SAMPLE_RAW;
-#endif
 
 	/* Bits of a later perf: where their fields are and what they hold is not known */
 	if ((attr->sample_type & ~(PERF_SAMPLE_MAX - 1)) ||
@@ -2581,21 +2642,6 @@ int aslr__check_evsel(const struct evsel *evsel)
 		       (unsigned long long)attr->branch_sample_type);
 		return -EOPNOTSUPP;
 	}
-
-	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		if (refused & fields[i].bit) {
-			pr_err("--aslr does not support %s yet, found in event '%s'\n",
-			       fields[i].name, evsel__name((struct evsel *)evsel));
-			return -EOPNOTSUPP;
-		}
-	}
-	/*
-	 * User stack dumps are unwound: have the unwinder set up for the maps
-	 * of the original layout as they are created, as perf report does.
-	 */
-	if ((attr->sample_type & PERF_SAMPLE_REGS_USER) &&
-	    (attr->sample_type & PERF_SAMPLE_STACK_USER))
-		dwarf_callchain_users = true;
 	return 0;
 }
 
@@ -2642,15 +2688,15 @@ static bool aslr__scrub_attr(struct perf_event_attr *attr, struct perf_env *env)
 {
 	bool addrs = false;
 
-	attr->sample_type &= ~ASLR_STRIPPED_SAMPLE_TYPES;
-	attr->sample_regs_user = 0;
-	attr->sample_regs_intr = 0;
 	if (attr->sample_type & PERF_SAMPLE_STACK_USER) {
 		/* The user stack was unwound into the callchain. */
-		attr->sample_type &= ~PERF_SAMPLE_STACK_USER;
 		attr->sample_stack_user = 0;
 		attr->exclude_callchain_user = 0;
 	}
+	attr->sample_type = aslr__out_sample_type(attr);
+	attr->sample_regs_user = 0;
+	attr->sample_regs_intr = 0;
+	attr->aux_sample_size = 0;
 
 	if (attr->type == PERF_TYPE_BREAKPOINT) {
 		attr->bp_addr = 0;
@@ -3051,6 +3097,10 @@ void aslr__print_stats(const struct aslr *aslr)
 					      "whose user stack could not be unwound");
 			n = aslr__print_count(buf, sizeof(buf), n, aslr->phys_zeroed,
 					      "with their physical address zeroed");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->raw_dropped,
+					      "with the raw data of an event that is not a tracepoint dropped");
+			n = aslr__print_count(buf, sizeof(buf), n, aslr->aux_dropped,
+					      "with their AUX area data dropped");
 			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_remapped,
 					      "tracepoint address fields remapped");
 			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_aliased,
@@ -3073,6 +3123,10 @@ void aslr__print_stats(const struct aslr *aslr)
 		}
 		pr_debug("aslr: %s: %s\n", perf_event__name(type), buf + 2);
 	}
+	if (aslr->kernel_clipped)
+		pr_debug("aslr: kernel maps: %" PRIu64
+			 " cut to what a kernel image can be, they reached past it (perf before 4.x, arm64)\n",
+			 aslr->kernel_clipped);
 	if (aslr->names_renamed)
 		pr_debug("aslr: event names: %" PRIu64
 			 " numbers that could be addresses replaced\n", aslr->names_renamed);
@@ -3098,30 +3152,53 @@ void aslr__print_stats(const struct aslr *aslr)
 			 aslr->nr_retired);
 }
 
-int aslr__check_evlist(struct evlist *evlist)
+/*
+ * The canonical layout for the architecture that recorded the input, as
+ * its header says: for a pipe, when its first mapping or sample comes,
+ * after the header features.
+ */
+static int aslr__find_layout(struct aslr *aslr)
 {
-	struct evsel *evsel;
-	int err;
+	struct perf_env *env = aslr->machines.host.env;
+	/* perf_env__raw_arch() takes this machine's for a file that doesn't say */
+	bool known = env->arch;
+	const char *arch = perf_env__raw_arch(env);
 
-	evlist__for_each_entry(evlist, evsel) {
-		err = aslr__check_evsel(evsel);
-		if (err)
-			return err;
+	if (aslr_layout__find(arch, &aslr->layout)) {
+		pr_err("--aslr: the input was recorded on %s, an architecture --aslr has no layout for: please report it\n",
+		       arch);
+		return -ENOENT;
+	}
+	if (!known)
+		pr_debug("aslr: the input doesn't say the architecture it was recorded on: laid out for this machine's, %s\n",
+			 arch);
+	if (aslr->layout.bits == 32 && aslr->is_pipe) {
+		pr_err("--aslr: a 32-bit recording is laid out where it has no mappings: write it to a file for perf inject to read them first\n");
+		return -EINVAL;
 	}
 	return 0;
 }
 
-struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
+struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_session *session)
 {
 	struct aslr *aslr = zalloc(sizeof(*aslr));
+	int err;
 
 	if (!aslr)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 
 	machines__init(&aslr->machines);
-	aslr->machines.host.env = env;
+	aslr->machines.host.env = &session->header.env;
+	aslr->evlist = session->evlist;
+	INIT_LIST_HEAD(&aslr->exited);
+	aslr->retire_at = ULLONG_MAX;
+	aslr->delegate = delegate;
+	aslr->out = *delegate;
 
 	aslr->buf = malloc(PERF_SAMPLE_MAX_SIZE);
+	aslr->chain = malloc(PERF_SAMPLE_MAX_SIZE);
+	aslr->branches = malloc(PERF_SAMPLE_MAX_SIZE);
+	aslr->raw = malloc(PERF_SAMPLE_MAX_SIZE);
 	aslr->remaps = hashmap__new(aslr_key__hash, aslr_key__equal, NULL);
 	aslr->spaces = hashmap__new(aslr_space__hash, aslr_space__equal, NULL);
 	aslr->tp_fields = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
@@ -3129,40 +3206,196 @@ struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env)
 	aslr->jitted = hashmap__new(aslr_str__hash, aslr_str__equal, NULL);
 	aslr->perf_map_spans = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
 	aslr->verify = aslr_verify__new();
-	if (!aslr->buf || IS_ERR(aslr->remaps) || IS_ERR(aslr->spaces) ||
-	    !aslr->verify ||
-	    IS_ERR(aslr->jitted) || IS_ERR(aslr->perf_map_spans) ||
-	    IS_ERR(aslr->tp_fields) || IS_ERR(aslr->aliases)) {
-		if (IS_ERR(aslr->jitted))
-			aslr->jitted = NULL;
-		if (IS_ERR(aslr->perf_map_spans))
-			aslr->perf_map_spans = NULL;
-		if (IS_ERR(aslr->remaps))
-			aslr->remaps = NULL;
-		if (IS_ERR(aslr->spaces))
-			aslr->spaces = NULL;
-		if (IS_ERR(aslr->tp_fields))
-			aslr->tp_fields = NULL;
-		if (IS_ERR(aslr->aliases))
-			aslr->aliases = NULL;
+	if (IS_ERR(aslr->jitted))
+		aslr->jitted = NULL;
+	if (IS_ERR(aslr->perf_map_spans))
+		aslr->perf_map_spans = NULL;
+	if (IS_ERR(aslr->remaps))
+		aslr->remaps = NULL;
+	if (IS_ERR(aslr->spaces))
+		aslr->spaces = NULL;
+	if (IS_ERR(aslr->tp_fields))
+		aslr->tp_fields = NULL;
+	if (IS_ERR(aslr->aliases))
+		aslr->aliases = NULL;
+	aslr->is_pipe = perf_data__is_pipe(session->data);
+	err = -ENOMEM;
+	if (aslr->buf && aslr->chain && aslr->branches && aslr->raw && aslr->remaps &&
+	    aslr->spaces && aslr->verify && aslr->jitted && aslr->perf_map_spans &&
+	    aslr->tp_fields && aslr->aliases)
+		err = aslr->is_pipe ? 0 : aslr__find_layout(aslr);
+	if (err) {
 		aslr__delete(aslr);
-		return NULL;
+		return ERR_PTR(err);
 	}
-
-	INIT_LIST_HEAD(&aslr->exited);
-	aslr->retire_at = ULLONG_MAX;
-	aslr->delegate = delegate;
-	aslr->out = *delegate;
-
-	perf_tool__init(&aslr->tool, /*ordered_events=*/false);
-	aslr->tool.mmap = aslr__mmap;
-	aslr->tool.mmap2 = aslr__mmap2;
-	aslr->tool.comm = aslr__comm;
-	aslr->tool.fork = aslr__fork;
-	aslr->tool.exit = aslr__exit;
-	aslr->tool.ksymbol = aslr__ksymbol;
-	aslr->tool.sample = aslr__sample;
 	return aslr;
+}
+
+/* What a 32-bit layout is placed from: the ranges and the room the input needs. */
+struct aslr_scan {
+	struct perf_tool	tool;
+	struct aslr		*aslr;
+	struct aslr_range	*ranges;
+	size_t			nr;
+	size_t			alloc;
+	/* pid -> bytes its remapped layout needs (u64 *), and the kernel's */
+	struct hashmap		*user;
+	u64			kernel;
+	u64			kernel_min;
+};
+
+/* @pid needs @need bytes more of its remapped layout. */
+static int aslr_scan__need(struct aslr_scan *scan, int pid, u64 need)
+{
+	u64 *sum;
+
+	if (pid == ASLR_KERNEL_ASID) {
+		scan->kernel += need;
+		return 0;
+	}
+	if (hashmap__find(scan->user, pid, &sum)) {
+		*sum += need;
+		return 0;
+	}
+	sum = malloc(sizeof(*sum));
+	if (!sum || hashmap__add(scan->user, pid, sum)) {
+		free(sum);
+		return -ENOMEM;
+	}
+	*sum = need;
+	return 0;
+}
+
+/* A mapping of @pid of the input. */
+static int aslr_scan__add(struct aslr_scan *scan, u64 start, u64 len, int pid)
+{
+	if (scan->nr == scan->alloc) {
+		size_t alloc = max_t(size_t, 64, scan->alloc * 2);
+		struct aslr_range *ranges = realloc(scan->ranges, alloc * sizeof(*ranges));
+
+		if (!ranges)
+			return -ENOMEM;
+		scan->ranges = ranges;
+		scan->alloc = alloc;
+	}
+	scan->ranges[scan->nr].start = start;
+	scan->ranges[scan->nr++].end = start + len < start ? ~0ULL : start + len;
+	if (pid == ASLR_KERNEL_ASID)
+		scan->kernel_min = min(scan->kernel_min, start);
+	return aslr_scan__need(scan, pid, PERF_ALIGN(len, page_size) + page_size);
+}
+
+static int aslr_scan__mmap(const struct perf_tool *tool, union perf_event *event,
+			   struct perf_sample *sample __maybe_unused,
+			   struct machine *machine __maybe_unused)
+{
+	struct aslr_scan *scan = container_of(tool, struct aslr_scan, tool);
+	struct aslr_mmap m;
+
+	aslr_mmap__read(&m, event);
+	if (m.kernel)
+		aslr__clip_kernel_map(scan->aslr, &m, aslr__is_kernel_text(m.filename));
+	return aslr_scan__add(scan, m.start, m.len, m.kernel ? ASLR_KERNEL_ASID : (int)m.pid);
+}
+
+static int aslr_scan__ksymbol(const struct perf_tool *tool, union perf_event *event,
+			      struct perf_sample *sample __maybe_unused,
+			      struct machine *machine __maybe_unused)
+{
+	struct aslr_scan *scan = container_of(tool, struct aslr_scan, tool);
+
+	return aslr_scan__add(scan, event->ksymbol.addr, event->ksymbol.len ?: 1,
+			      ASLR_KERNEL_ASID);
+}
+
+/* A forked process starts with the remapped layout of its parent. */
+static int aslr_scan__fork(const struct perf_tool *tool, union perf_event *event,
+			   struct perf_sample *sample __maybe_unused,
+			   struct machine *machine __maybe_unused)
+{
+	struct aslr_scan *scan = container_of(tool, struct aslr_scan, tool);
+	u64 *parent;
+
+	if (event->fork.pid == event->fork.ppid ||
+	    !hashmap__find(scan->user, event->fork.ppid, &parent))
+		return 0;
+	return aslr_scan__need(scan, event->fork.pid, *parent);
+}
+
+static int aslr__range_cmp(const void *a, const void *b)
+{
+	const struct aslr_range *ra = a, *rb = b;
+
+	return ra->start < rb->start ? -1 : ra->start > rb->start;
+}
+
+/* Place the 32-bit layout of @aslr from what @scan found. */
+static int aslr_scan__place(struct aslr_scan *scan)
+{
+	struct aslr_layout *layout = &scan->aslr->layout;
+	struct hashmap_entry *cur;
+	size_t bkt, i, n = 0;
+	u64 user = 0;
+
+	hashmap__for_each_entry(scan->user, cur, bkt)
+		user = max(user, *(u64 *)cur->pvalue);
+	/* None in a recording without mappings: qsort() of NULL is undefined */
+	if (scan->nr)
+		qsort(scan->ranges, scan->nr, sizeof(*scan->ranges), aslr__range_cmp);
+	for (i = 0; i < scan->nr; i++) {
+		if (n && scan->ranges[i].start <= scan->ranges[n - 1].end) {
+			scan->ranges[n - 1].end = max(scan->ranges[n - 1].end,
+						      scan->ranges[i].end);
+			continue;
+		}
+		scan->ranges[n++] = scan->ranges[i];
+	}
+	/* The ranges of forked processes were their parents' */
+	if (aslr_layout__place(layout, scan->ranges, n, user, scan->kernel + ASLR_KERNEL_ALIGN)) {
+		pr_err("--aslr: the 32-bit layout of the input leaves no room for its mappings elsewhere\n");
+		return -ENOSPC;
+	}
+	layout->kernel_min = scan->kernel_min == ~0ULL ? 0xc0000000ULL : scan->kernel_min;
+	pr_debug("aslr: %s recording: user mappings at %#" PRIx64 ", kernel ones at %#" PRIx64
+		 ", where the input has none\n", layout->arch, layout->user, layout->kernel);
+
+	return 0;
+}
+
+int aslr__place(struct aslr *aslr, struct perf_data *data)
+{
+	struct aslr_scan scan = { .aslr = aslr, .kernel_min = ~0ULL, };
+	struct perf_data in = { .path = data->path, .mode = PERF_DATA_MODE_READ, };
+	struct perf_session *session;
+	struct hashmap_entry *cur;
+	size_t bkt;
+	int err;
+
+	/* Of a pipe: see aslr__find_layout() */
+	if (aslr->layout.bits != 32 || aslr->is_pipe)
+		return 0;
+	perf_tool__init(&scan.tool, /*ordered_events=*/false);
+	scan.tool.mmap = aslr_scan__mmap;
+	scan.tool.mmap2 = aslr_scan__mmap;
+	scan.tool.ksymbol = aslr_scan__ksymbol;
+	scan.tool.fork = aslr_scan__fork;
+	scan.user = hashmap__new(aslr_ptr__hash, aslr_ptr__equal, NULL);
+	if (IS_ERR(scan.user))
+		return PTR_ERR(scan.user);
+	session = perf_session__new(&in, &scan.tool);
+	if (IS_ERR(session)) {
+		err = PTR_ERR(session);
+	} else {
+		err = perf_session__process_events(session);
+		perf_session__delete(session);
+	}
+	if (!err)
+		err = aslr_scan__place(&scan);
+	hashmap__for_each_entry(scan.user, cur, bkt)
+		free(cur->pvalue);
+	hashmap__free(scan.user);
+	free(scan.ranges);
+	return err;
 }
 
 struct aslr_verify *aslr__verify(struct aslr *aslr)
@@ -3205,6 +3438,11 @@ int aslr__finish_dsos(struct aslr *aslr, bool verify, bool keep)
 void aslr__set_dso_hit(struct aslr *aslr, aslr_dso_hit_fn dso_hit)
 {
 	aslr->dso_hit = dso_hit;
+}
+
+void aslr__set_retire(struct aslr *aslr, aslr_retire_fn retire)
+{
+	aslr->retire = retire;
 }
 
 void aslr__set_strip_host(struct aslr *aslr, bool strip_host)
@@ -3271,5 +3509,8 @@ void aslr__delete(struct aslr *aslr)
 	machines__exit(&aslr->machines);
 	aslr_verify__delete(aslr->verify);
 	free(aslr->buf);
+	free(aslr->chain);
+	free(aslr->branches);
+	free(aslr->raw);
 	free(aslr);
 }

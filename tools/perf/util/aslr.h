@@ -7,13 +7,11 @@
 struct aslr_verify;
 struct evlist;
 struct evsel;
+struct perf_data;
 struct perf_env;
+struct perf_session;
 struct tep_event;
 struct tep_format_field;
-
-/* The sample fields --aslr cuts out of the samples it writes. */
-#define ASLR_CUT_SAMPLE_TYPES						\
-	(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_STACK_USER)
 
 /*
  * A perf_tool that rewrites every address in the event stream into a
@@ -26,8 +24,17 @@ struct tep_format_field;
  */
 struct aslr;
 
-struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_env *env);
+/*
+ * The aslr tool for the input of @session, laid out for the architecture
+ * that recorded it: an ERR_PTR() if it has no layout.
+ */
+struct aslr *aslr__new(const struct perf_tool *delegate, struct perf_session *session);
 void aslr__delete(struct aslr *aslr);
+/*
+ * Place the canonical layout of a 32-bit recording where it has no mapping:
+ * read all of @data (a file) for them first. Nothing to do for a 64-bit one.
+ */
+int aslr__place(struct aslr *aslr, struct perf_data *data);
 /*
  * Called the first time the ip, the callchain or the unwound call graph of a
  * sample is found in a DSO, with @addr, in the remapped layout, found for
@@ -38,6 +45,13 @@ typedef int (*aslr_dso_hit_fn)(const struct perf_tool *delegate,
 			       struct perf_sample *sample, u8 cpumode, u64 addr,
 			       bool is_ip);
 void aslr__set_dso_hit(struct aslr *aslr, aslr_dso_hit_fn dso_hit);
+/*
+ * Called when the thread @tid of @pid exited a while ago, in the time of
+ * the recording: the samples that may come after its exit have come, the
+ * delegate can drop it (unless aslr__keep_exited()).
+ */
+typedef void (*aslr_retire_fn)(const struct perf_tool *delegate, pid_t pid, pid_t tid);
+void aslr__set_retire(struct aslr *aslr, aslr_retire_fn retire);
 /* Also drop the hostname from pipe mode header events (--strip-host). */
 void aslr__set_strip_host(struct aslr *aslr, bool strip_host);
 /*
@@ -47,11 +61,10 @@ void aslr__set_strip_host(struct aslr *aslr, bool strip_host);
 void aslr__keep_exited(struct aslr *aslr);
 
 /*
- * Refuse attributes with sample fields that can't be remapped yet, set up the
- * unwinder for those with user stack dumps. Before the events of the evsel.
+ * Refuse an event with sample fields this perf doesn't know, whose layout
+ * and content are not known. Before the events of the evsel.
  */
 int aslr__check_evsel(const struct evsel *evsel);
-int aslr__check_evlist(struct evlist *evlist);
 
 /*
  * Zero the addresses of breakpoints and probes in the attributes, drop the
@@ -86,10 +99,6 @@ struct aslr_verify *aslr__verify(struct aslr *aslr);
  * an address of the input (-EADDRINUSE).
  */
 int aslr__finish_dsos(struct aslr *aslr, bool verify, bool keep);
-/* Is @field of @tp kept as it is, a number by its meaning? */
-bool aslr__tp_field_is_number(const struct tep_event *tp,
-			      const struct tep_format_field *field);
-
 /* Count a record that was dropped because it can't be remapped. */
 void aslr__count_dropped(struct aslr *aslr, u32 type, const char *why);
 /* With -v, say what was kept, rewritten and dropped. */

@@ -99,6 +99,7 @@ RECORD_NAMES = {
     81: 'COMPRESSED', 82: 'FINISHED_INIT',
 }
 REC_MMAP = 1
+REC_COMM = 3
 REC_SAMPLE = 9
 REC_ATTR = 64
 REC_MMAP2 = 10
@@ -109,6 +110,9 @@ REC_BUILD_ID = 67
 REC_AUXTRACE = 71
 REC_FEATURE = 80
 REC_COMPRESSED = 81
+# Records whose fields are all numbers, by the file format: counts, times,
+# pids, ids, counter values, the clock conversion.
+REC_NUMBERS = (2, 4, 5, 6, 7, 8, 13, 69, 75, 76, 77, 79)
 
 # enum in tools/perf/util/header.h
 FEATURE_NAMES = [
@@ -125,8 +129,15 @@ FEATURE_NAMES = [
 ]
 FEAT_TRACING_DATA = 1
 FEAT_BUILD_ID = 2
+FEAT_ARCH = 6
+# 32-bit architectures, as uname -m names them
+ARCH32_RE = re.compile(r'^(i[3-6]86|arm(?!64)|armv\d.*|ppc|powerpc|mips|s390|riscv32|sh\d)')
+LOW_MAX = 1 << 32
 
 PERF_TYPE_TRACEPOINT = 2
+PERF_TYPE_BREAKPOINT = 5
+# dynamic PMUs (kprobe, uprobe, ...) from there up
+PERF_TYPE_MAX = 6
 # perf_event_attr.sample_type bits, in the order of the fields of a sample
 # up to the raw data; READ and CALLCHAIN are of variable size.
 SAMPLE_IDENTIFIER = 1 << 16
@@ -134,6 +145,28 @@ SAMPLE_ID = 1 << 6
 SAMPLE_READ = 1 << 4
 SAMPLE_CALLCHAIN = 1 << 5
 SAMPLE_RAW = 1 << 10
+SAMPLE_IP = 1 << 0
+SAMPLE_TID = 1 << 1
+SAMPLE_TIME = 1 << 2
+SAMPLE_ADDR = 1 << 3
+SAMPLE_STREAM_ID = 1 << 9
+SAMPLE_CPU = 1 << 7
+SAMPLE_PERIOD = 1 << 8
+SAMPLE_BRANCH_STACK = 1 << 11
+SAMPLE_REGS_USER = 1 << 12
+SAMPLE_STACK_USER = 1 << 13
+SAMPLE_WEIGHT = 1 << 14
+SAMPLE_DATA_SRC = 1 << 15
+SAMPLE_TRANSACTION = 1 << 17
+SAMPLE_REGS_INTR = 1 << 18
+SAMPLE_PHYS_ADDR = 1 << 19
+SAMPLE_AUX = 1 << 20
+SAMPLE_CGROUP = 1 << 21
+SAMPLE_DATA_PAGE_SIZE = 1 << 22
+SAMPLE_CODE_PAGE_SIZE = 1 << 23
+SAMPLE_WEIGHT_STRUCT = 1 << 24
+BRANCH_HW_INDEX = 1 << 17
+BRANCH_COUNTERS = 1 << 19
 SAMPLE_U64_FIELDS = (SAMPLE_IDENTIFIER, 1 << 0, 1 << 1, 1 << 2, 1 << 3,
                      SAMPLE_ID, 1 << 9, 1 << 7, 1 << 8)
 FORMAT_TIMES = 1 | 2
@@ -178,6 +211,13 @@ def cstring(buf, start, end):
     """NUL terminated string in buf[start:end]."""
     raw = buf[start:end].split(b'\0', 1)[0]
     return raw.decode('utf-8', 'replace')
+
+
+# An event of a file: its perf_event_attr fields the layout of a sample
+# depends on, and its ids.
+Attr = namedtuple('Attr', 'type config sample_type read_format flags config1 '
+                  'config2 branch_sample_type regs_user regs_intr ids')
+ATTR_SAMPLE_ID_ALL = 1 << 18
 
 
 class Mapping(namedtuple('Mapping', 'start end what pid')):
@@ -234,8 +274,10 @@ class Ranges:
 class TpFormat:  # pylint: disable=too-few-public-methods
     """The bytes of a tracepoint's raw data that no field holds."""
 
-    def __init__(self, name, fields):
+    def __init__(self, name, fields, long_size):
         self.name = name
+        self.fields = fields
+        self.long_size = long_size
         self.holes = []
         # (offset of the __data_loc or __rel_loc word, relative)
         self.dynamic = []
@@ -272,11 +314,15 @@ class TpFormat:  # pylint: disable=too-few-public-methods
 def tp_formats(tracing):
     """The formats of the events in tracing data, by their id."""
     formats = {}
-    for match in TP_FORMAT_RE.finditer(tracing or b''):
+    tracing = tracing or b''
+    # "\x17\x08Dtracing", the version, then the byte order and long size
+    version_end = tracing.find(b'\0', 10)
+    long_size = tracing[version_end + 2] if 0 < version_end < len(tracing) - 2 else 8
+    for match in TP_FORMAT_RE.finditer(tracing):
         fields = [(decl.strip(), int(offset), int(size))
                   for decl, offset, size in TP_FIELD_RE.findall(match.group(3))]
         formats[int(match.group(2))] = TpFormat(
-            match.group(1).decode('utf-8', 'replace'), fields)
+            match.group(1).decode('utf-8', 'replace'), fields, long_size)
     return formats
 
 
@@ -309,8 +355,13 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
         # the data of the COMPRESSED records, and what it decompresses to
         self.compressed = []
         self.decompressed = None
-        # (type, config, sample_type, read_format, ids) of each event
+        # the Attr of each event, and where it is
         self.attrs = []
+        self.attr_offsets = []
+        # (offset, type, misc, size) of each record
+        self.records = []
+        # uname -m of the recording machine, if the file says
+        self.arch = None
         self.tracing = None
         # (offset, size) of each SAMPLE record
         self.samples = []
@@ -322,6 +373,7 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
         self.regions.sort(key=lambda r: r[0])
         self.region_starts = [r[0] for r in self.regions]
         self.opaque.sort()
+        self.opaque_longest = None
 
     def error(self, offset, msg):
         """Raise a corruption error located at offset."""
@@ -411,14 +463,23 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                 self.parse_build_ids(start, start + size)
             elif feat == FEAT_TRACING_DATA:
                 self.tracing = self.buf[start:start + size]
+            elif feat == FEAT_ARCH:
+                self.arch = cstring(self.buf, start + 4, start + size)
 
     def add_attr(self, attr, ids, ids_size):
         """Note the event of the attr at attr, of the ids_size bytes of ids."""
-        etype, _, config, _, sample_type, read_format = \
-            self.unpack('IIQQQQ', attr)
+        etype, size, config, _, sample_type, read_format, flags = \
+            self.unpack('IIQQQQQ', attr)
+        # config1, config2, branch_sample_type, sample_regs_user and
+        # sample_regs_intr, as far as the attr has them
+        more = [0] * 5
+        for i, at in enumerate((56, 64, 72, 80, 96)):
+            if at + 8 <= size and attr + at + 8 <= len(self.buf):
+                (more[i],) = self.unpack('Q', attr + at)
         nr_ids = ids_size // 8
-        self.attrs.append((etype, config, sample_type, read_format,
-                           self.unpack(f'{nr_ids}Q', ids) if nr_ids else ()))
+        self.attrs.append(Attr(etype, config, sample_type, read_format, flags, *more,
+                               self.unpack(f'{nr_ids}Q', ids) if nr_ids else ()))
+        self.attr_offsets.append(attr)
 
     def parse_build_ids(self, start, end):
         """Mark the build-id bytes of a build_id event sequence as opaque."""
@@ -427,7 +488,8 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
             (size,) = self.unpack('H', offset + 6)
             if size < 36 or offset + size > end:
                 self.error(offset, f'bad build-id entry size {size}')
-            self.opaque.append((offset + 12, offset + 36))
+            # the header, the pid and the build-id: numbers and a hash
+            self.opaque.append((offset, offset + 36))
             # entries need not be 8-byte aligned, scan them on their own
             self.regions.append((offset, offset + size,
                                  'build-id entry ' + cstring(
@@ -451,6 +513,7 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                            f'{"file" if pipe else "data section"}')
             desc = record_name(rtype)
             self.regions.append((offset, offset + size, desc, index))
+            self.records.append((offset, rtype, misc, size))
             self.parse_record(offset, rtype, misc, size)
             payload = self.payload_size(offset, rtype, size)
             if payload:
@@ -513,6 +576,8 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                           size - 8 - attr_size)
         elif rtype == REC_BUILD_ID:
             self.opaque.append((offset + 12, offset + 36))
+        elif rtype in REC_NUMBERS:
+            self.opaque.append((offset + 8, offset + size))
         elif rtype == REC_FEATURE and size >= 16:
             (feat,) = self.unpack('Q', offset + 8)
             self.regions[-1] = (offset, offset + size,
@@ -520,6 +585,8 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
                                 self.regions[-1][3])
             if feat == FEAT_BUILD_ID:
                 self.parse_build_ids(offset + 16, offset + size)
+            elif feat == FEAT_ARCH:
+                self.arch = cstring(self.buf, offset + 20, offset + size)
         elif rtype == REC_COMPRESSED:
             if not zstandard:
                 self.error(offset, 'PERF_RECORD_COMPRESSED (perf record -z):'
@@ -583,17 +650,17 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
             return None
         (sid,) = self.unpack('Q', offset + pos)
         for attr in self.attrs:
-            if sid in attr[4]:
+            if sid in attr.ids:
                 return attr
         return None
 
     def raw_data(self, offset, size):
         """The id of the tracepoint and the raw data of a SAMPLE record."""
         attr = self.sample_attr(offset, size)
-        if not attr or attr[0] != PERF_TYPE_TRACEPOINT or \
-           not attr[2] & SAMPLE_RAW:
+        if not attr or attr.type != PERF_TYPE_TRACEPOINT or \
+           not attr.sample_type & SAMPLE_RAW:
             return None, None, 0
-        sample_type, read_format = attr[2], attr[3]
+        sample_type, read_format = attr.sample_type, attr.read_format
         pos = offset + 8 + 8 * sum(1 for bit in SAMPLE_U64_FIELDS
                                    if sample_type & bit)
         end = offset + size
@@ -618,16 +685,157 @@ class PerfData:  # pylint: disable=too-many-instance-attributes
         (raw_size,) = self.unpack('I', pos)
         if pos + 4 + raw_size > end:
             return None, None, 0
-        return attr[1], self.buf[pos + 4:pos + 4 + raw_size], pos + 4
+        return attr.config, self.buf[pos + 4:pos + 4 + raw_size], pos + 4
+
+    def mark_numbers(self):
+        """Bytes of the fields that hold numbers, by the file format: pids,
+        tids, lengths, times, periods, ids of records and samples.  Any two
+        numbers side by side can make a value in an address range (a pid
+        of -1 and what follows it in the kernel's top 4 GiB)."""
+        first = self.attrs[0] if self.attrs else None
+        # the sample id fields after the records the kernel writes
+        id_size = 8 * sum(1 for bit in (SAMPLE_TID, SAMPLE_TIME, SAMPLE_ID, SAMPLE_STREAM_ID,
+                                        SAMPLE_CPU, SAMPLE_IDENTIFIER)
+                          if first and first.sample_type & bit)
+        for offset, rtype, _, size in self.records:
+            if first and first.flags & ATTR_SAMPLE_ID_ALL and \
+               rtype < 64 and rtype != REC_SAMPLE and size >= 8 + id_size:
+                self.opaque.append((offset + size - id_size, offset + size))
+            if rtype in (REC_MMAP, REC_MMAP2) and size >= 40:
+                self.opaque += [(offset + 8, offset + 16), (offset + 24, offset + 32)]
+                if rtype == REC_MMAP2 and size >= 72:
+                    self.opaque.append((offset + 40, offset + 72))
+            elif rtype in (REC_COMM, REC_BUILD_ID) and size >= 16:
+                self.opaque.append((offset + 8, offset + (16 if rtype == REC_COMM else 12)))
+            elif rtype == REC_SAMPLE:
+                attr = self.sample_attr(offset, size)
+                pos = offset + 8
+                for bit, number in ((SAMPLE_IDENTIFIER, True), (SAMPLE_IP, False),
+                                    (SAMPLE_TID, True), (SAMPLE_TIME, True),
+                                    (SAMPLE_ADDR, False), (SAMPLE_ID, True),
+                                    (SAMPLE_STREAM_ID, True), (SAMPLE_CPU, True),
+                                    (SAMPLE_PERIOD, True)):
+                    if attr and attr.sample_type & bit:
+                        if number and pos + 8 <= offset + size:
+                            self.opaque.append((pos, pos + 8))
+                        pos += 8
+        self.opaque.sort()
+        self.opaque_longest = None
+
+    def is_file_mapping(self, offset, name_at, size):
+        """Is the pgoff of the user MMAP at offset a file offset?"""
+        name = cstring(self.buf, offset + name_at, offset + size)
+        return name.startswith('/') and not name.startswith(
+            ('//anon', '/dev/zero', '/anon_hugepage'))
+
+    def address_fields(self, formats):
+        """(file offset, size, field) of each field that holds addresses."""
+        for offset, attr in zip(self.attr_offsets, self.attrs):
+            if attr.type == PERF_TYPE_BREAKPOINT:
+                yield offset + 56, 8, 8, 'bp_addr'
+            elif attr.type >= PERF_TYPE_MAX:
+                yield offset + 56, 8, 8, 'config1'
+                yield offset + 64, 8, 8, 'config2'
+        for offset, rtype, misc, size in self.records:
+            if rtype in (REC_MMAP, REC_MMAP2) and size >= 40:
+                yield offset + 16, 8, 8, 'start'
+                name_at = 40 if rtype == REC_MMAP else 72
+                if misc & 7 in (CPUMODE_KERNEL, CPUMODE_GUEST_KERNEL) or \
+                   not self.is_file_mapping(offset, name_at, size):
+                    yield offset + 32, 8, 8, 'pgoff'
+            elif rtype in (REC_KSYMBOL, REC_TEXT_POKE) and size >= 16:
+                yield offset + 8, 8, 8, 'addr'
+            elif rtype == REC_SAMPLE:
+                yield from self.sample_fields(offset, size, formats)
+
+    def sample_fields(self, offset, size, formats):
+        """The fields of the SAMPLE record at offset that hold addresses.
+
+        Whatever this can't read (registers, stacks, AUX data, data of no
+        field) is given as holding addresses.
+        """
+        attr = self.sample_attr(offset, size)
+        if not attr:
+            yield offset + 8, size - 8, 8, 'sample of an unknown event'
+            return
+        st, end, pos = attr.sample_type, offset + size, offset + 8
+        for bit, name in ((SAMPLE_IDENTIFIER, None), (SAMPLE_IP, 'ip'),
+                          (SAMPLE_TID, None), (SAMPLE_TIME, None),
+                          (SAMPLE_ADDR, 'addr'), (SAMPLE_ID, None),
+                          (SAMPLE_STREAM_ID, None), (SAMPLE_CPU, None),
+                          (SAMPLE_PERIOD, None)):
+            if st & bit:
+                if name:
+                    yield pos, 8, 8, name
+                pos += 8
+        if st & SAMPLE_READ:
+            rf = attr.read_format
+            times = bin(rf & FORMAT_TIMES).count('1')
+            each = 1 + bool(rf & FORMAT_ID) + bool(rf & FORMAT_LOST)
+            if rf & FORMAT_GROUP:
+                (nr,) = self.unpack('Q', pos) if pos + 8 <= end else (0,)
+                pos += 8 * (1 + times + min(nr, size) * each)
+            else:
+                pos += 8 * (1 + times + each - 1)
+        if st & SAMPLE_CALLCHAIN:
+            (nr,) = self.unpack('Q', pos) if pos + 8 <= end else (0,)
+            nr = min(nr, size // 8)
+            yield pos + 8, 8 * nr, 8, 'callchain'
+            pos += 8 * (1 + nr)
+        if st & SAMPLE_RAW and pos + 4 <= end:
+            (raw_size,) = self.unpack('I', pos)
+            yield from self.raw_fields(attr, pos + 4, min(raw_size, end - pos - 4),
+                                       formats)
+            pos += 4 + raw_size
+        if st & SAMPLE_BRANCH_STACK and pos + 8 <= end:
+            (nr,) = self.unpack('Q', pos)
+            nr = min(nr, size // 24)
+            pos += 8 * (1 + bool(attr.branch_sample_type & BRANCH_HW_INDEX))
+            for i in range(nr):
+                yield pos + 24 * i, 16, 8, 'branch from and to'
+            pos += 24 * nr
+            if attr.branch_sample_type & BRANCH_COUNTERS:
+                pos += 8 * nr
+        # Registers, a stack, AUX data: addresses, all of what follows
+        if st & (SAMPLE_REGS_USER | SAMPLE_STACK_USER | SAMPLE_REGS_INTR | SAMPLE_AUX):
+            yield pos, end - pos, 8, 'registers, stack or AUX data'
+            return
+        pos += 8 * sum(1 for bit in (SAMPLE_WEIGHT | SAMPLE_WEIGHT_STRUCT,
+                                     SAMPLE_DATA_SRC, SAMPLE_TRANSACTION)
+                       if st & bit)
+        if st & SAMPLE_PHYS_ADDR:
+            yield pos, 8, 8, 'phys_addr'
+
+    def raw_fields(self, attr, pos, size, formats):
+        """The fields of tracepoint raw data that may hold addresses: by
+        their type, pointers, longs and integers of 8 bytes, and anything
+        of a tracepoint or an event this can't read the format of."""
+        fmt = formats.get(attr.config) if attr.type == PERF_TYPE_TRACEPOINT else None
+        if not fmt:
+            yield pos, size, 4, 'raw data of no known format'
+            return
+        for decl, offset, length in fmt.fields:
+            if offset + length > size or decl.startswith(b'__data_loc') or \
+               decl.startswith(b'__rel_loc') or b'char' in decl:
+                continue
+            addr = b'*' in decl or b'long' in decl
+            if addr or length == 8:
+                elem = 4 if addr and fmt.long_size == 4 else 8
+                yield pos + offset, length, elem, 'raw data field ' + \
+                    decl.split()[-1].decode('utf-8', 'replace')
 
     def is_opaque(self, offset, length):
-        """Does [offset, offset + length) overlap build-id bytes?"""
+        """Does [offset, offset + length) overlap build-id bytes or a
+        record of numbers?"""
+        longest = max((end - start for start, end in self.opaque), default=0) \
+            if self.opaque_longest is None else self.opaque_longest
+        self.opaque_longest = longest
         i = bisect.bisect_right(self.opaque, (offset + length,)) - 1
         while i >= 0:
             start, end = self.opaque[i]
             if end > offset:
                 return True
-            if start + 64 < offset:
+            if start + longest < offset:
                 break
             i -= 1
         return False
@@ -639,9 +847,24 @@ class Auditor:
     def __init__(self, orig, out, min_addr=MIN_ADDR):
         self.orig = orig
         self.out = out
+        out.mark_numbers()
         self.min_addr = max(min_addr, MIN_ADDR)
-        self.huge = [m for m in orig.maps if m.end - m.start >= HUGE_MAP]
-        self.orig_ranges = Ranges([m for m in orig.maps
+        # A 32-bit recording: all of its addresses are below 4 GiB, where
+        # any number or text read as a value may be one, and its kernel
+        # map may reach the top of the 64-bit address space (perf < 4.x).
+        if orig.arch:
+            self.addr32 = bool(ARCH32_RE.match(orig.arch))
+        else:
+            self.addr32 = bool(orig.maps) and \
+                all(m.start < LOW_MAX for m in orig.maps)
+        maps = orig.maps
+        if self.addr32:
+            maps = [m._replace(end=min(m.end, LOW_MAX)) for m in maps
+                    if m.start < LOW_MAX]
+        # Below 4 GiB only the fields that hold addresses are read.
+        self.untyped_min = max(self.min_addr, LOW_MAX)
+        self.huge = [m for m in maps if m.end - m.start >= HUGE_MAP]
+        self.orig_ranges = Ranges([m for m in maps
                                    if m.end - m.start < HUGE_MAP])
         # A range of OUT found at the very same place in ORIG was not
         # remapped: it is not canonical, values in it still leak.
@@ -680,7 +903,7 @@ class Auditor:
         byte order at 8-byte steps.
         """
         buf = self.out.buf
-        lowest = max(self.orig_ranges.lowest, self.min_addr)
+        lowest = max(self.orig_ranges.lowest, self.untyped_min)
         order = self.out.endian
         other = '>' if order == '<' else '<'
         names = {'<': 'LE', '>': 'BE'}
@@ -700,8 +923,24 @@ class Auditor:
                     if value >= lowest:
                         self.check(base + 8 * i, value, how)
 
+    def scan_fields(self):
+        """Check the fields that hold addresses, whatever their value."""
+        formats = tp_formats(self.out.tracing)
+        order = self.out.endian
+        for offset, size, elem, name in self.out.address_fields(formats):
+            fmt = order + ('Q' if elem == 8 else 'I')
+            for pos in range(offset, offset + size - elem + 1, elem):
+                if pos + elem > len(self.out.buf):
+                    break
+                (value,) = struct.unpack_from(fmt, self.out.buf, pos)
+                self.check(pos, value, f'{"LE" if order == "<" else "BE"}, '
+                           f'field {name}', elem)
+
     def scan_text(self):
         """Check hexadecimal numbers written as text."""
+        # Above 4 GiB but in 32-bit recordings, where whole numbers of 8
+        # digits at least are read as well.
+        least = self.min_addr if self.addr32 else self.untyped_min
         for match in HEX_RE.finditer(self.out.buf):
             run = match.group(0)
             start = match.start()
@@ -712,6 +951,8 @@ class Auditor:
                           [(match.end() - n, run[-n:]) for n in range(8, 17)]
             for offset, digits in numbers:
                 value = int(digits, 16)
+                if value < least:
+                    continue
                 if offset not in self.hits and self.is_leak(value):
                     self.hits[offset] = (value, f'text "{digits.decode()}"')
 
@@ -741,6 +982,7 @@ class Auditor:
             self.scan_words(start, end)
             offset = max(offset, (end + 7) & ~7)
         self.scan_words(offset, size)
+        self.scan_fields()
         self.scan_text()
         self.scan_tp_holes()
         return sorted(self.hits.items())

@@ -2462,7 +2462,7 @@ static int aslr__remap_sample_chains(struct aslr *aslr, struct aslr_sample_ctx *
  * Leave out of @out what --aslr doesn't write (aslr__out_sample_type()),
  * counted; the raw data of a tracepoint rewritten in aslr->raw.
  */
-static int aslr__scrub_sample(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+static int aslr__scrub_sample(struct aslr *aslr, struct aslr_sample_ctx *ctx __maybe_unused,
 			      struct evsel *layout, struct perf_sample *out)
 {
 	u64 type = layout->core.attr.sample_type;

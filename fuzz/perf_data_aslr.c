@@ -16,6 +16,7 @@
  * apart), as aslr_audit.py of the tests, for the records perf parses.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -53,6 +54,8 @@ const char *__lsan_default_suppressions(void)
 
 static char out_dir[] = "/tmp/perf-fuzz-aslr.XXXXXX";
 static char out_path[sizeof(out_dir) + 16];
+/* The key of --redact: the same tokens for an input each time it is run */
+static char key_path[sizeof(out_dir) + 16];
 
 /*
  * Whether a pipe layout perf.data ends within a record (perf stops at a
@@ -311,8 +314,16 @@ static void cleanup(void)
 
 static void setup(void)
 {
-	if (fuzz_perf__setup_once(out_dir, cleanup))
+	if (fuzz_perf__setup_once(out_dir, cleanup)) {
+		int fd;
+
 		snprintf(out_path, sizeof(out_path), "%s/out.data", out_dir);
+		snprintf(key_path, sizeof(key_path), "%s/redact.key", out_dir);
+		fd = open(key_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		FUZZ_CHECK(fd >= 0);
+		FUZZ_CHECK(write(fd, "a key of the fuzz harness", 25) == 25);
+		close(fd);
+	}
 }
 
 /*
@@ -513,9 +524,16 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
 	return LLVMFuzzerMutate(data, size, max_size);
 }
 
+/*
+ * An input of odd size goes through --redact=all as well: its rewrite of
+ * names and its check of the output.
+ */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *argv[] = { "inject", "--aslr", "-i", NULL, "-o", out_path, NULL };
+	char key_opt[sizeof(key_path) + 16];
+	const char *argv[] = { "inject", "--aslr", "-i", NULL, "-o", out_path,
+			       "--redact=all", key_opt, NULL };
+	int argc = size & 1 ? 8 : 6;
 	char in_path[64];
 	struct stat st;
 	int fd, ret;
@@ -526,9 +544,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(write(fd, data, size) == (ssize_t)size);
 	snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", fd);
 	argv[3] = in_path;
+	snprintf(key_opt, sizeof(key_opt), "--redact-key=%s", key_path);
+	argv[argc] = NULL;
 
 	unlink(out_path);
-	ret = cmd_inject(6, argv);
+	ret = cmd_inject(argc, argv);
 	/* A failure leaves nothing under the output name. */
 	FUZZ_CHECK(ret == 0 || stat(out_path, &st) < 0);
 	FUZZ_CHECK(ret != 0 || !truncated(data, size));

@@ -5,7 +5,9 @@
 # reason), samples in and out, whether perf report --sort comm,dso gives
 # the same lines, and the leak checker's hits; then the totals.  The
 # outputs, logs and report differences are in build/recordings/.  Fails
-# if a file written has a leak.
+# if a file written has a leak.  INJECT_OPTS="--redact=all" adds options
+# to perf inject (with --redact the reports are compared by dso only: the
+# names of threads are tokens).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -26,11 +28,14 @@ samples() {
 	"$PERF" report -i "$1" --stats 2> /dev/null | awk '/ SAMPLE events:/ { n = $3 } END { print n + 0 }'
 }
 
-# report FILE: the lines of perf report --sort comm,dso, without comments,
+# report FILE: the lines of perf report --sort comm,dso (or dso), without comments,
 # of the samples recorded: the samples decoded from AUX area data (Intel
 # PT) are not, the AUX area data is not written.
+opts=${INJECT_OPTS:-}
+sort_keys=comm,dso
+[[ $opts != *--redact* ]] || sort_keys=dso
 report() {
-	"$PERF" report -i "$1" --stdio --sort comm,dso -g none --no-itrace 2> /dev/null |
+	"$PERF" report -i "$1" --stdio --sort "$sort_keys" -g none --no-itrace 2> /dev/null |
 		grep -v '^#' | grep . || true
 }
 
@@ -43,9 +48,10 @@ for f in "$dir"/perf.data* "$dir"/*.data; do
 	total=$((total + 1))
 	in=$(samples "$f")
 	in_all=$((in_all + in))
-	if ! "$PERF" inject --aslr -v -i "$f" -o "$o" > "$out/$name.log" 2>&1; then
+	# shellcheck disable=SC2086 # options, split
+	if ! "$PERF" inject --aslr $opts -v -i "$f" -o "$o" > "$out/$name.log" 2>&1; then
 		refused=$((refused + 1))
-		why=$(grep -E 'error|aslr|failed|Error' "$out/$name.log" | grep -v '^aslr: ' | head -n 1)
+		why=$(grep -E 'error|aslr|redact|failed|Error' "$out/$name.log" | grep -v '^aslr: ' | head -n 1 || true)
 		printf '%-48s %-8s %8s %8s %-7s %s\n' "$name" refused "$in" - - "${why:0:120}"
 		continue
 	fi

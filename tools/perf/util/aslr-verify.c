@@ -32,6 +32,7 @@
 #include "evsel.h"
 #include "hashmap.h"
 #include "header.h"
+#include "redact-check.h"
 #ifdef HAVE_LIBTRACEEVENT
 #include <event-parse.h>
 #endif
@@ -185,6 +186,9 @@ struct aslr_verify {
 	u64			straddles;
 	u64			pairs;
 	u64			hits;
+	/* The names --redact replaces, looked for as well (may be NULL) */
+	struct redact_check	*names;
+	u64			name_hits;
 };
 
 static size_t aslr_verify__hash(long key, void *ctx __maybe_unused)
@@ -590,6 +594,7 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 			      u64 offset, const char *what,
 			      struct aslr_verify_spans *spans)
 {
+	u64 hits;
 	u32 pos;
 
 	verify->bytes += size;
@@ -606,6 +611,9 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 					  ", in the other byte order");
 	}
 	aslr_verify__text(verify, buf, size, offset, what);
+	hits = redact_check__scan(verify->names, buf, size, offset, what);
+	verify->name_hits += hits;
+	verify->hits += hits;
 }
 
 /*
@@ -1416,9 +1424,19 @@ out:
 	return err;
 }
 
+void aslr_verify__check_names(struct aslr_verify *verify, struct redact_check *names)
+{
+	verify->names = names;
+}
+
 u64 aslr_verify__hits(const struct aslr_verify *verify)
 {
 	return verify->hits;
+}
+
+u64 aslr_verify__name_hits(const struct aslr_verify *verify)
+{
+	return verify->name_hits;
 }
 
 void aslr_verify__print_stats(const struct aslr_verify *verify)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 struct evlist;
+struct redact_check;
 union perf_event;
 
 /*
@@ -58,8 +59,16 @@ int aslr_verify__file(struct aslr_verify *verify, struct evlist *evlist, int fd)
  */
 int aslr_verify__object(struct aslr_verify *verify, const char *path);
 
+/*
+ * Look for the names of @names (redact-check.h) in all that is checked as
+ * well: they are found as addresses are.
+ */
+void aslr_verify__check_names(struct aslr_verify *verify, struct redact_check *names);
+
 /* How many addresses of the input were found, in all that was checked. */
 u64 aslr_verify__hits(const struct aslr_verify *verify);
+/* How many of them were names of aslr_verify__check_names(). */
+u64 aslr_verify__name_hits(const struct aslr_verify *verify);
 /* With -v, say what was checked. */
 void aslr_verify__print_stats(const struct aslr_verify *verify);
 

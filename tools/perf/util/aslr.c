@@ -37,6 +37,8 @@
 #include "aslr-dso.h"
 #include "aslr-layout.h"
 #include "aslr-verify.h"
+#include "redact.h"
+#include "redact-check.h"
 #include "build-id.h"
 #include "branch.h"
 #include "callchain.h"
@@ -250,8 +252,12 @@ struct aslr {
 	u64			nr_aliases[2];
 	/* Attributes of a later perf whose fields past ours were zeroed. */
 	u64			attr_tails_zeroed;
-	/* Drop the header features that name the recording machine. */
-	bool			strip_host;
+	/* Records with stale bytes after their name, zeroed */
+	u64			name_tails_zeroed;
+	/* What else than addresses is replaced (--redact), may be NULL */
+	struct redact		*redact;
+	/* The names it replaces, for the check of the output */
+	struct redact_check	*names;
 	/*
 	 * The objects written for the output (aslr-dso.h), in dso_dir: their
 	 * paths, for the check of the output; the copies of jitted objects,
@@ -664,6 +670,10 @@ static int aslr__deliver(struct aslr *aslr, union perf_event *event,
 		return out->exit(delegate, event, sample, machine);
 	case PERF_RECORD_KSYMBOL:
 		return out->ksymbol(delegate, event, sample, machine);
+	case PERF_RECORD_CGROUP:
+		return out->cgroup(delegate, event, sample, machine);
+	case PERF_RECORD_NAMESPACES:
+		return out->namespaces(delegate, event, sample, machine);
 	default:
 		return -EINVAL;
 	}
@@ -673,6 +683,28 @@ static union perf_event *aslr__copy_event(struct aslr *aslr, union perf_event *e
 {
 	memcpy(aslr->buf, event, event->header.size);
 	return aslr->buf;
+}
+
+/*
+ * Zero what follows the NUL of the name at @name of the record @event up to
+ * its sample id fields: kernels of perf before 4.x left in the padding of
+ * the file name of a MMAP what their buffer held before, the names of
+ * other files and of threads.
+ */
+static void aslr__zero_name_tail(struct aslr *aslr, union perf_event *event, char *name)
+{
+	struct evsel *evsel = aslr->evlist ? evlist__event2evsel(aslr->evlist, event) : NULL;
+	u16 id_size = evsel && evsel->core.attr.sample_id_all ? evsel__id_hdr_size(evsel) : 0;
+	char *end = (void *)event + event->header.size - id_size;
+	size_t len;
+
+	if (id_size > event->header.size || name >= end)
+		return;
+	len = strnlen(name, end - name);
+	if (memchr_inv(name + len, 0, end - name - len)) {
+		memset(name + len, 0, end - name - len);
+		aslr->name_tails_zeroed++;
+	}
 }
 
 /*
@@ -1140,6 +1172,23 @@ out:
 	return err;
 }
 
+/*
+ * With --redact=devino, the device and inode numbers of a MMAP2 zeroed:
+ * perf tells objects apart by them and by name, names alone do it too.
+ */
+static void aslr__redact_devino(struct aslr *aslr, union perf_event *event)
+{
+	if (!redact__has(aslr->redact, REDACT_DEVINO) ||
+	    event->header.type != PERF_RECORD_MMAP2 ||
+	    (event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID))
+		return;
+	event->mmap2.maj = 0;
+	event->mmap2.min = 0;
+	event->mmap2.ino = 0;
+	event->mmap2.ino_generation = 0;
+	redact__count(aslr->redact, REDACT_DEVINO);
+}
+
 /* The pgoff to write for @m, moved by @delta, with @kernel_text of it. */
 static int aslr__mmap_pgoff(struct aslr *aslr, const struct aslr_mmap *m, bool kernel_text,
 			    u64 delta, u64 *pgoff)
@@ -1232,6 +1281,8 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	 * regions of anonymous memory apart.
 	 */
 	copy = aslr__copy_event(aslr, event);
+	aslr__zero_name_tail(aslr, copy, event->header.type == PERF_RECORD_MMAP ?
+					 copy->mmap.filename : copy->mmap2.filename);
 	out = m;
 	if (!m.kernel && !aslr_mmap__is_file(&m))
 		out.pgoff = 0;
@@ -1272,6 +1323,7 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		if (err)
 			return err;
 	}
+	aslr__redact_devino(aslr, copy);
 
 	return aslr__deliver(aslr, copy, sample, out_machine);
 }
@@ -1292,6 +1344,7 @@ static int aslr__ksymbol(struct aslr *aslr, union perf_event *event,
 		}
 		copy = aslr__copy_event(aslr, event);
 		copy->ksymbol.addr = addr + delta;
+		aslr__zero_name_tail(aslr, copy, copy->ksymbol.name);
 		err = machine__process_ksymbol(host, event, sample);
 		if (err)
 			return err;
@@ -1317,6 +1370,7 @@ static int aslr__ksymbol(struct aslr *aslr, union perf_event *event,
 
 	copy = aslr__copy_event(aslr, event);
 	copy->ksymbol.addr = addr + delta;
+	aslr__zero_name_tail(aslr, copy, copy->ksymbol.name);
 	return aslr__deliver(aslr, copy, sample, machine);
 }
 
@@ -1503,16 +1557,102 @@ static int aslr__exit(struct aslr *aslr, union perf_event *event,
 	return aslr__deliver(aslr, event, sample, machine);
 }
 
+/*
+ * Write the end of a record rebuilt in aslr->buf, @size bytes of it so far:
+ * its sample id fields, from @sample, for the event of @event.
+ */
+static union perf_event *aslr__end_record(struct aslr *aslr, union perf_event *event,
+					  struct perf_sample *sample, size_t size)
+{
+	struct evsel *evsel = aslr->evlist ? evlist__event2evsel(aslr->evlist, event) : NULL;
+	union perf_event *dst = aslr->buf;
+
+	if (evsel && evsel->core.attr.sample_id_all)
+		size += perf_event__synthesize_id_sample((void *)dst + size,
+							 evsel->core.attr.sample_type, sample);
+	dst->header.size = size;
+	return dst;
+}
+
 static int aslr__comm(struct aslr *aslr, union perf_event *event,
 		      struct perf_sample *sample, struct machine *machine)
 {
 	struct machine *host = &aslr->machines.host;
+	size_t size = offsetof(struct perf_record_comm, comm);
+	char token[REDACT_TOKEN_LEN + 1];
+	union perf_event *dst = aslr->buf;
 	int err = machine__process_comm_event(host, event, sample);
 
+	if (err || !redact__has(aslr->redact, REDACT_COMM))
+		return err ?: aslr__deliver(aslr, event, sample, machine);
+
+	err = redact_check__add(aslr->names, "comm", event->comm.comm,
+				event->header.size - size, false);
 	if (err)
 		return err;
+	redact__token(aslr->redact, REDACT_COMM, event->comm.comm, event->header.size - size,
+		      token);
+	memcpy(dst, event, size);
+	memset(dst->comm.comm, 0, PERF_ALIGN(sizeof(token), sizeof(u64)));
+	memcpy(dst->comm.comm, token, sizeof(token));
+	size += PERF_ALIGN(sizeof(token), sizeof(u64));
+	return aslr__deliver(aslr, aslr__end_record(aslr, event, sample, size), sample, machine);
+}
 
-	return aslr__deliver(aslr, event, sample, machine);
+/* With --redact=cgroup, each component of the path of a cgroup a token. */
+static int aslr__cgroup(struct aslr *aslr, union perf_event *event,
+			struct perf_sample *sample, struct machine *machine)
+{
+	size_t size = offsetof(struct perf_record_cgroup, path);
+	size_t room = event->header.size - size;
+	union perf_event *dst = aslr->buf;
+	const char *path = event->cgroup.path, *c;
+	int err;
+
+	if (!redact__has(aslr->redact, REDACT_CGROUP))
+		return aslr__deliver(aslr, event, sample, machine);
+	if (size >= event->header.size || !memchr(path, '\0', room)) {
+		aslr__err(sample->file_offset,
+			  "CGROUP path not NUL terminated, the file is corrupt");
+		return -EINVAL;
+	}
+	for (c = path; *c; c += strcspn(c, "/")) {
+		c += strspn(c, "/");
+		err = redact_check__add(aslr->names, "cgroup", c, strcspn(c, "/"), true);
+		if (err)
+			return err;
+	}
+	memcpy(dst, event, size);
+	/* Room for its padding and sample id fields, its size a u16 */
+	err = redact__path(aslr->redact, REDACT_CGROUP, path, dst->cgroup.path,
+			   PERF_SAMPLE_MAX_SIZE - size - 8 * sizeof(u64));
+	if (err)
+		return err;
+	room = strlen(dst->cgroup.path) + 1;
+	memset(dst->cgroup.path + room, 0, PERF_ALIGN(room, sizeof(u64)) - room);
+	size += PERF_ALIGN(room, sizeof(u64));
+	return aslr__deliver(aslr, aslr__end_record(aslr, event, sample, size), sample, machine);
+}
+
+/* With --redact=devino, the device and inode numbers of namespaces zeroed. */
+static int aslr__namespaces(struct aslr *aslr, union perf_event *event,
+			    struct perf_sample *sample, struct machine *machine)
+{
+	size_t room = (event->header.size - sizeof(event->namespaces)) /
+		      sizeof(event->namespaces.link_info[0]);
+	union perf_event *copy;
+	u64 i;
+
+	if (!redact__has(aslr->redact, REDACT_DEVINO) ||
+	    event->header.size < sizeof(event->namespaces))
+		return aslr__deliver(aslr, event, sample, machine);
+	copy = aslr__copy_event(aslr, event);
+	for (i = 0; i < copy->namespaces.nr_namespaces && i < room; i++) {
+		copy->namespaces.link_info[i].dev = 0;
+		copy->namespaces.link_info[i].ino = 0;
+		redact__count(aslr->redact, REDACT_DEVINO);
+	}
+	return aslr__deliver(aslr, copy, sample, machine);
 }
 
 static void aslr__reset_caches(struct aslr *aslr)
@@ -1891,6 +2031,8 @@ struct aslr_tp_field {
 	/* The data is where the __data_loc or __rel_loc word says. */
 	bool	dynamic;
 	bool	relative;
+	/* Text named *comm: the command name of a thread */
+	bool	comm;
 };
 
 struct aslr_tp_fields {
@@ -2113,6 +2255,8 @@ static struct aslr_tp_fields *aslr__tp_fields(struct aslr *aslr, struct tep_even
 				continue;
 		}
 		f->offset = field->offset;
+		f->comm = strlen(field->name) >= 4 &&
+			  !strcmp(field->name + strlen(field->name) - 4, "comm");
 		f->dynamic = field->flags & TEP_FIELD_IS_DYNAMIC;
 		f->relative = field->flags & TEP_FIELD_IS_RELATIVE;
 		if (f->dynamic) {
@@ -2304,6 +2448,40 @@ static bool aslr__tp_zero_tail(const struct aslr_tp_fields *fields, void *raw, u
 }
 
 /*
+ * Replace the text of @len bytes at @pos, of a comm field if @comm, by its
+ * token (zeroed if the field is too short for one), if --redact says so and
+ * it is not a path: 1 if it did, 0 if not.
+ */
+static int aslr__redact_text(struct aslr *aslr, bool comm, char *pos, u32 len)
+{
+	enum redact_class class = comm ? REDACT_COMM : REDACT_TP_STRINGS;
+	char token[REDACT_TOKEN_LEN + 1];
+	int err;
+
+	if (!redact__has(aslr->redact, class) &&
+	    !redact__has(aslr->redact, REDACT_TP_STRINGS))
+		return 0;
+	if (!len || !pos[0])
+		return 1;
+	/* A path: kept, as in the records of the mappings */
+	if (!comm && pos[0] == '/')
+		return 0;
+	err = redact_check__add(aslr->names, comm ? "comm" : "tracepoint string", pos, len,
+				false);
+	if (err)
+		return err;
+	if (len > REDACT_TOKEN_LEN) {
+		redact__token(aslr->redact, class, pos, len, token);
+		memset(pos, 0, len);
+		memcpy(pos, token, sizeof(token));
+	} else {
+		memset(pos, 0, len);
+		redact__count(aslr->redact, class);
+	}
+	return 1;
+}
+
+/*
  * Rewrite the fields that may hold addresses of the raw data of a tracepoint
  * sample, @raw in the copy of the sample, and zero the bytes in no field.
  * The format of the tracepoint comes from the tracing data of the file.
@@ -2314,7 +2492,7 @@ static int aslr__remap_raw(struct aslr *aslr, struct aslr_sample_ctx *ctx,
 	struct tep_event *tp = evsel->tp_format;
 	struct aslr_tp_fields *fields;
 	bool stale;
-	int i;
+	int i, err;
 
 	if (!tp) {
 		aslr__err(sample->file_offset,
@@ -2349,7 +2527,11 @@ static int aslr__remap_raw(struct aslr *aslr, struct aslr_sample_ctx *ctx,
 		}
 		pos = raw + offset;
 		if (f->kind == ASLR_TP_TEXT) {
-			aslr->tp_masked += aslr__mask_text(pos, len);
+			err = aslr__redact_text(aslr, f->comm, pos, len);
+			if (err < 0)
+				return err;
+			if (!err)
+				aslr->tp_masked += aslr__mask_text(pos, len);
 			continue;
 		}
 		if (f->kind == ASLR_TP_BYTES || f->kind == ASLR_TP_NUMBER) {
@@ -2602,6 +2784,10 @@ int aslr__process_event(struct aslr *aslr, union perf_event *event,
 		return aslr__exit(aslr, event, sample, machine);
 	case PERF_RECORD_KSYMBOL:
 		return aslr__ksymbol(aslr, event, sample, machine);
+	case PERF_RECORD_CGROUP:
+		return aslr__cgroup(aslr, event, sample, machine);
+	case PERF_RECORD_NAMESPACES:
+		return aslr__namespaces(aslr, event, sample, machine);
 	case PERF_RECORD_TEXT_POKE:
 		/* Only needed to decode instruction traces, which are dropped. */
 		if (aslr__verify_range(aslr, event->text_poke.addr,
@@ -2738,10 +2924,29 @@ static void aslr__rename_evsel(struct aslr *aslr, struct evsel *evsel)
 		aslr__rename(aslr, evsel->name, strlen(evsel->name));
 }
 
+/* The names of the machine of @env that --redact=host replaces, for the check. */
+static void aslr__check_env_names(struct aslr *aslr, struct perf_env *env)
+{
+	const char * const names[] = {
+		env->hostname, env->os_release, env->cpu_desc, env->cpuid,
+	};
+	size_t i;
+
+	if (!aslr || !redact__has(aslr->redact, REDACT_HOST))
+		return;
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		/* Out of memory, the check of the output fails */
+		if (names[i])
+			redact_check__add(aslr->names, "name of the machine", names[i],
+					  strlen(names[i]), false);
+	}
+}
+
 void aslr__scrub_evlist(struct aslr *aslr, struct evlist *evlist, struct perf_env *env)
 {
 	struct evsel *evsel;
 
+	aslr__check_env_names(aslr, env);
 	evlist__for_each_entry(evlist, evsel) {
 		aslr__rename_evsel(aslr, evsel);
 		aslr__scrub_attr(&evsel->core.attr, env);
@@ -2831,6 +3036,11 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 			why = "header features this perf doesn't know, may be addresses";
 			break;
 		}
+		aslr__check_env_names(aslr, env);
+		if (redact__drops_feature(aslr ? aslr->redact : NULL, event->feat.feat_id)) {
+			why = "what names the recording machine or the command (--redact)";
+			break;
+		}
 		switch (event->feat.feat_id) {
 		case HEADER_EVENT_DESC:
 			if (!aslr__evlist_has_addrs(evlist, env)) {
@@ -2845,10 +3055,6 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 			break;
 		case HEADER_BPF_BTF:
 			why = "BPF program types, of no use without the BPF program info";
-			break;
-		case HEADER_HOSTNAME:
-			if (aslr && aslr->strip_host)
-				why = "the hostname (--strip-host)";
 			break;
 		case HEADER_COMPRESSED:
 			why = "compression parameters, the output is written uncompressed";
@@ -3133,6 +3339,9 @@ void aslr__print_stats(const struct aslr *aslr)
 	if (aslr->attr_tails_zeroed)
 		pr_debug("aslr: event attributes: %" PRIu64 " with fields of a later perf zeroed\n",
 			 aslr->attr_tails_zeroed);
+	if (aslr->name_tails_zeroed)
+		pr_debug("aslr: %" PRIu64 " records with stale bytes after their name, zeroed\n",
+			 aslr->name_tails_zeroed);
 	if (aslr->canonical_inputs)
 		pr_debug("aslr: %" PRIu64
 			 " input mappings and addresses already canonical (an --aslr output): not looked for\n",
@@ -3150,6 +3359,8 @@ void aslr__print_stats(const struct aslr *aslr)
 		pr_debug("aslr: threads that exited: %" PRIu64
 			 " dropped a second after their exit, with their layouts\n",
 			 aslr->nr_retired);
+	redact__print_stats(aslr->redact);
+	redact_check__print_stats(aslr->names);
 }
 
 /*
@@ -3445,9 +3656,14 @@ void aslr__set_retire(struct aslr *aslr, aslr_retire_fn retire)
 	aslr->retire = retire;
 }
 
-void aslr__set_strip_host(struct aslr *aslr, bool strip_host)
+int aslr__set_redact(struct aslr *aslr, struct redact *redact)
 {
-	aslr->strip_host = strip_host;
+	aslr->names = redact_check__new();
+	if (!aslr->names)
+		return -ENOMEM;
+	aslr->redact = redact;
+	aslr_verify__check_names(aslr->verify, aslr->names);
+	return 0;
 }
 
 void aslr__keep_exited(struct aslr *aslr)
@@ -3508,6 +3724,7 @@ void aslr__delete(struct aslr *aslr)
 	aslr__reset_caches(aslr);
 	machines__exit(&aslr->machines);
 	aslr_verify__delete(aslr->verify);
+	redact_check__delete(aslr->names);
 	free(aslr->buf);
 	free(aslr->chain);
 	free(aslr->branches);

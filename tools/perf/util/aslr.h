@@ -10,6 +10,7 @@ struct evsel;
 struct perf_data;
 struct perf_env;
 struct perf_session;
+struct redact;
 struct tep_event;
 struct tep_format_field;
 
@@ -52,8 +53,11 @@ void aslr__set_dso_hit(struct aslr *aslr, aslr_dso_hit_fn dso_hit);
  */
 typedef void (*aslr_retire_fn)(const struct perf_tool *delegate, pid_t pid, pid_t tid);
 void aslr__set_retire(struct aslr *aslr, aslr_retire_fn retire);
-/* Also drop the hostname from pipe mode header events (--strip-host). */
-void aslr__set_strip_host(struct aslr *aslr, bool strip_host);
+/*
+ * Replace names as well (perf inject --redact, see redact.h), and look for
+ * those of the input in the output: @redact is the caller's.
+ */
+int aslr__set_redact(struct aslr *aslr, struct redact *redact);
 /*
  * The input has samples written after the exit of their process (off-CPU
  * samples): keep the threads and layouts of exited processes to the end.

@@ -7,7 +7,8 @@
 # and armv7 (32-bit layouts, kept within 32 bits), perf before 4.x (a
 # kernel map from 0 or up to the top of the address space), anonymous
 # memory and [vdso] whose pgoff is their address, raw data on a hardware
-# event.  Each is written: no address of the input in it (the check of
+# event, stale bytes after file names (perf before 4.x).  Each is
+# written: no address of the input in it (the check of
 # perf inject, and lib/aslr_audit.py), the same perf report.  A 32-bit
 # process recorded here, where this machine runs one.  What can't be laid
 # out is refused, saying why, and nothing is left.
@@ -82,6 +83,17 @@ for layout in aarch64-39 aarch64-48 i386 armv7 x86_64-old raw-hw; do
 	raw-hw)
 		check_said "${layout}" "raw data of an event that is not a tracepoint dropped";;
 	esac
+done
+
+# The bytes perf before 4.x left after the file names: zeroed.
+for layout in i386 armv7 x86_64-old; do
+	[ -f "${tmpdir}/${layout}.out" ] || continue
+	check_said "${layout}" "records with stale bytes after their name, zeroed"
+	if ! grep -q -a ZqStale "${tmpdir}/${layout}.data"; then
+		fail "${layout}: no stale bytes after the file names of the input"
+	elif grep -q -a ZqStale "${tmpdir}/${layout}.out"; then
+		fail "${layout}: the stale bytes after the file names are in the output"
+	fi
 done
 
 # 32-bit recordings stay in 32 bits, where they are not mapped.

@@ -25,11 +25,12 @@ FEAT_ARCH = 6
 TOP = 1 << 64
 
 
-def layout(arch, kernel, text, modules, procs, raw=False):
+def layout(arch, kernel, text, modules, procs, raw=False, stale=False):
     """A recording: kernel (start, len, name), _text, modules (start,
-    len, name), procs: (pid, comm, [(start, len, pgoff, name)])."""
+    len, name), procs: (pid, comm, [(start, len, pgoff, name)]); stale:
+    the kernel of perf before 4.x left bytes after the file names."""
     return {'arch': arch, 'kernel': kernel, 'text': text, 'modules': modules,
-            'procs': procs, 'raw': raw}
+            'procs': procs, 'raw': raw, 'stale': stale}
 
 
 def libs(base, exe):
@@ -57,16 +58,18 @@ LAYOUTS = {
     'i386': layout('i686', (0xc1000000, 0xf8000000 - 0xc1000000, '[kernel.kallsyms]_text'),
                    0xc1000000, [(0xf8000000, 0x6000, '/lib/modules/3.4/kernel/x.ko')],
                    [(702, 'app-i386', libs(0xb7600000, '/usr/bin/app')),
-                    (703, 'exe-i386', [(0x08048000, 0x5000, 0, '/usr/bin/exe')])]),
+                    (703, 'exe-i386', [(0x08048000, 0x5000, 0, '/usr/bin/exe')])],
+                   stale=True),
     # armv7, 3G/1G: the kernel map reaches the top of 64 bits, modules below
     'armv7': layout('armv7l', (0xc0008000, TOP - 1 - 0xc0008000, '[kernel.kallsyms]_text'),
                     0xc0008000, [(0xbf000000, 0x6000, '/lib/modules/3.8/kernel/x.ko')],
-                    [(704, 'app-armv7', libs(0xb6d00000, '/usr/bin/app'))]),
+                    [(704, 'app-armv7', libs(0xb6d00000, '/usr/bin/app'))], stale=True),
     # x86-64 with perf 3.x: the kernel map from 0 up to the first module
     'x86_64-old': layout('x86_64', (0, 0xffffffffa0000000, '[kernel.kallsyms]_stext'),
                          0xffffffff81000190,
                          [(0xffffffffa0000000, 0x6000, '/lib/modules/3.4/kernel/x.ko')],
-                         [(705, 'app-old', libs(0x7f3a12000000, '/usr/bin/app'))]),
+                         [(705, 'app-old', libs(0x7f3a12000000, '/usr/bin/app'))],
+                         stale=True),
     # raw data on a hardware event (perf record -R of old): its layout is
     # not known, it holds an address
     'raw-hw': layout('x86_64', (0xffffffff81000000, 0x1000000, '[kernel.kallsyms]_text'),
@@ -96,15 +99,20 @@ class Writer:
     def add(self, rtype, misc, body):
         self.recs.append(struct.pack('<IHH', rtype, misc, 8 + len(body)) + body)
 
-    def mmap(self, misc, pid, start, length, pgoff, name):
+    def name(self, name):
+        """A file name, NUL terminated and padded to 8 bytes."""
         name = name.encode() + b'\0'
-        name += bytes(-len(name) % 8)
+        if self.lay['stale']:
+            name += b'ZqStale\0'
+        return name + bytes(-len(name) % 8)
+
+    def mmap(self, misc, pid, start, length, pgoff, name):
+        name = self.name(name)
         self.add(1, misc, struct.pack('<IIQQQ', pid, pid, start, length, pgoff) +
                  name + self.id_fields(pid))
 
     def mmap2(self, pid, start, length, pgoff, name):
-        name = name.encode() + b'\0'
-        name += bytes(-len(name) % 8)
+        name = self.name(name)
         prot, flags = 5, 2  # PROT_READ|PROT_EXEC, MAP_PRIVATE
         self.add(10, MISC_USER, struct.pack('<IIQQQIIQQII', pid, pid, start, length, pgoff,
                                             8, 1, 1234, 0, prot, flags) +

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of a perf.data file replaced by tokens for perf inject --redact.
+ *
+ * A token is a keyed hash of the name (SipHash-2-4): the same name gives the
+ * same token wherever it is written, so that a profile keeps its threads and
+ * objects apart, and without the key the name can't be found back by hashing
+ * guesses. The key is random for each output unless --redact-key gives one.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+#include <linux/bitops.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+
+#include "debug.h"
+#include "header.h"
+#include "redact.h"
+
+struct redact {
+	unsigned int	classes;
+	u64		key[2];
+	/* Names replaced and fields or features dropped, per class */
+	u64		tokens[REDACT__MAX];
+	u64		dropped[REDACT__MAX];
+};
+
+static const char * const redact__names[REDACT__MAX] = {
+	[REDACT_COMM]		= "comm",
+	[REDACT_CMDLINE]	= "cmdline",
+	[REDACT_HOST]		= "host",
+	[REDACT_DEVINO]		= "devino",
+	[REDACT_CGROUP]		= "cgroup",
+	[REDACT_TP_STRINGS]	= "tracepoint-strings",
+};
+
+const char *redact__class_name(enum redact_class class)
+{
+	return class < REDACT__MAX ? redact__names[class] : "unknown";
+}
+
+int redact__parse_classes(const char *str, unsigned int *classes)
+{
+	char *s = strdup(str), *tok, *saveptr = NULL;
+	int i, err = 0;
+
+	if (!s)
+		return -ENOMEM;
+	*classes = 0;
+	for (tok = strtok_r(s, ",", &saveptr); tok; tok = strtok_r(NULL, ",", &saveptr)) {
+		if (!strcmp(tok, "all")) {
+			*classes |= REDACT_ALL;
+			continue;
+		}
+		for (i = 0; i < REDACT__MAX; i++) {
+			if (!strcmp(tok, redact__names[i]))
+				break;
+		}
+		if (i == REDACT__MAX) {
+			pr_err("--redact: unknown class '%s', the classes are all, comm, cmdline, host, devino, cgroup and tracepoint-strings\n",
+			       tok);
+			err = -EINVAL;
+			break;
+		}
+		*classes |= 1U << i;
+	}
+	free(s);
+	if (!err && !*classes) {
+		pr_err("--redact: no class given\n");
+		err = -EINVAL;
+	}
+	return err;
+}
+
+bool redact__has(const struct redact *redact, enum redact_class class)
+{
+	return redact && (redact->classes & (1U << class));
+}
+
+static inline u64 redact__rol64(u64 word, unsigned int shift)
+{
+	return (word << shift) | (word >> (64 - shift));
+}
+
+static void redact__sipround(u64 v[4])
+{
+	v[0] += v[1];
+	v[1] = redact__rol64(v[1], 13);
+	v[1] ^= v[0];
+	v[0] = redact__rol64(v[0], 32);
+	v[2] += v[3];
+	v[3] = redact__rol64(v[3], 16);
+	v[3] ^= v[2];
+	v[0] += v[3];
+	v[3] = redact__rol64(v[3], 21);
+	v[3] ^= v[0];
+	v[2] += v[1];
+	v[1] = redact__rol64(v[1], 17);
+	v[1] ^= v[2];
+	v[2] = redact__rol64(v[2], 32);
+}
+
+/* SipHash-2-4 of the @len bytes at @data with @key. */
+static u64 redact__siphash(const u64 key[2], const void *data, size_t len)
+{
+	u64 v[4] = {
+		0x736f6d6570736575ULL ^ key[0], 0x646f72616e646f6dULL ^ key[1],
+		0x6c7967656e657261ULL ^ key[0], 0x7465646279746573ULL ^ key[1],
+	};
+	u64 b = (u64)len << 56, m;
+	const u8 *p = data;
+	size_t i;
+
+	for (; len >= sizeof(m); len -= sizeof(m), p += sizeof(m)) {
+		m = 0;
+		for (i = 0; i < sizeof(m); i++)
+			m |= (u64)p[i] << (8 * i);
+		v[3] ^= m;
+		redact__sipround(v);
+		redact__sipround(v);
+		v[0] ^= m;
+	}
+	for (i = 0; i < len; i++)
+		b |= (u64)p[i] << (8 * i);
+	v[3] ^= b;
+	redact__sipround(v);
+	redact__sipround(v);
+	v[0] ^= b;
+	v[2] ^= 0xff;
+	for (i = 0; i < 4; i++)
+		redact__sipround(v);
+	return v[0] ^ v[1] ^ v[2] ^ v[3];
+}
+
+/* The key: the SipHash of what @path holds, under two fixed keys. */
+static int redact__read_key(const char *path, u64 key[2])
+{
+	static const u64 fixed[2][2] = {
+		{ 0x7065726672656461ULL, 0x6374206b65792031ULL },
+		{ 0x7065726672656461ULL, 0x6374206b65792032ULL },
+	};
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0) {
+		int err = -errno;
+
+		pr_err("--redact-key: can't open %s: %m\n", path);
+		return err;
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 16) {
+		pr_err("--redact-key: %s holds %s, at least 16 bytes of a secret are needed (head -c 32 /dev/urandom > %s)\n",
+		       path, n < 0 ? "nothing readable" : "less", path);
+		return -EINVAL;
+	}
+	key[0] = redact__siphash(fixed[0], buf, n);
+	key[1] = redact__siphash(fixed[1], buf, n);
+	return 0;
+}
+
+struct redact *redact__new(unsigned int classes, const char *key_file)
+{
+	struct redact *redact = zalloc(sizeof(*redact));
+	int err;
+
+	if (!redact)
+		return ERR_PTR(-ENOMEM);
+	redact->classes = classes;
+	if (key_file) {
+		err = redact__read_key(key_file, redact->key);
+	} else {
+		err = getrandom(redact->key, sizeof(redact->key), 0) == sizeof(redact->key) ?
+		      0 : -errno;
+		if (err)
+			pr_err("--redact: no random key: %m\n");
+	}
+	if (err) {
+		free(redact);
+		return ERR_PTR(err);
+	}
+	return redact;
+}
+
+void redact__delete(struct redact *redact)
+{
+	free(redact);
+}
+
+void redact__token(struct redact *redact, enum redact_class class, const char *name,
+		   size_t len, char *buf)
+{
+	/* Letters after 'f': a token is never read as a hexadecimal number. */
+	static const char letters[] = "ghijklmnopqrstuvwxyz";
+	const char *nul = memchr(name, '\0', len);
+	u64 hash = redact__siphash(redact->key, name, nul ? (size_t)(nul - name) : len);
+	int i;
+
+	buf[0] = '~';
+	for (i = 1; i < REDACT_TOKEN_LEN; i++) {
+		buf[i] = letters[hash % (sizeof(letters) - 1)];
+		hash /= sizeof(letters) - 1;
+	}
+	buf[REDACT_TOKEN_LEN] = '\0';
+	redact->tokens[class]++;
+}
+
+int redact__path(struct redact *redact, enum redact_class class, const char *path,
+		 char *buf, size_t size)
+{
+	size_t pos = 0;
+
+	while (*path) {
+		size_t len = strcspn(path, "/");
+
+		if (!len) {
+			if (pos + 1 >= size)
+				return -ENAMETOOLONG;
+			buf[pos++] = *path++;
+			continue;
+		}
+		if (pos + REDACT_TOKEN_LEN >= size)
+			return -ENAMETOOLONG;
+		redact__token(redact, class, path, len, buf + pos);
+		pos += REDACT_TOKEN_LEN;
+		path += len;
+	}
+	if (pos >= size)
+		return -ENAMETOOLONG;
+	buf[pos] = '\0';
+	return 0;
+}
+
+bool redact__drops_feature(const struct redact *redact, int feat)
+{
+	switch (feat) {
+	case HEADER_CMDLINE:
+		return redact__has(redact, REDACT_CMDLINE);
+	case HEADER_HOSTNAME:
+	case HEADER_OSRELEASE:
+	/* The kernel release, of a perf built with its kernel */
+	case HEADER_VERSION:
+	case HEADER_CPUDESC:
+	case HEADER_CPUID:
+	case HEADER_TOTAL_MEM:
+	case HEADER_CPU_TOPOLOGY:
+	case HEADER_NUMA_TOPOLOGY:
+	case HEADER_MEM_TOPOLOGY:
+	case HEADER_CACHE:
+	case HEADER_HYBRID_TOPOLOGY:
+	case HEADER_CPU_PMU_CAPS:
+	case HEADER_PMU_CAPS:
+		return redact__has(redact, REDACT_HOST);
+	default:
+		return false;
+	}
+}
+
+void redact__count(struct redact *redact, enum redact_class class)
+{
+	if (redact)
+		redact->dropped[class]++;
+}
+
+void redact__print_stats(const struct redact *redact)
+{
+	int i;
+
+	if (!redact)
+		return;
+	for (i = 0; i < REDACT__MAX; i++) {
+		if (!(redact->classes & (1U << i)))
+			continue;
+		pr_info("--redact=%s: %" PRIu64 " names replaced by tokens, %" PRIu64
+			" fields or header features dropped or zeroed\n",
+			redact__names[i], redact->tokens[i], redact->dropped[i]);
+	}
+}

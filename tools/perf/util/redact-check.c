@@ -43,9 +43,6 @@ struct redact_check {
 	DECLARE_BITMAP(has_len, REDACT_CHECK_MAX_LEN + 1);
 	/* The last two bytes of the names: most strings end otherwise */
 	DECLARE_BITMAP(ends, 1 << 16);
-	/* The lengths of the names, each once, in no order */
-	u16		*lens;
-	int		nr_lens;
 	u64		components;
 	u64		strings;
 	u64		hits;
@@ -102,7 +99,6 @@ void redact_check__delete(struct redact_check *check)
 	hashmap__for_each_entry(check->names, cur, bkt)
 		free(cur->pvalue);
 	hashmap__free(check->names);
-	free(check->lens);
 	free(check);
 }
 
@@ -141,15 +137,7 @@ static int __redact_check__add(struct redact_check *check, const char *what, con
 		return -ENOMEM;
 	}
 	__set_bit(redact_check__end(n->name + key.len), check->ends);
-	if (!test_bit(key.len, check->has_len)) {
-		u16 *lens = realloc(check->lens, (check->nr_lens + 1) * sizeof(*lens));
-
-		if (!lens)
-			return -ENOMEM;
-		__set_bit(key.len, check->has_len);
-		lens[check->nr_lens++] = key.len;
-		check->lens = lens;
-	}
+	__set_bit(key.len, check->has_len);
 	return 0;
 }
 
@@ -190,14 +178,12 @@ static void redact_check__string(struct redact_check *check, const char *run, si
 	const char *end = run + len, *seg;
 	bool path = memchr(run, '/', len);
 	struct redact_check_name *n;
-	int i;
+	size_t l;
 
 	check->strings++;
 	/* The end of a path is the name of a file, kept */
-	for (i = 0; i < check->nr_lens; i++) {
-		size_t l = check->lens[i];
-
-		if (l > len || (l < len && path))
+	for_each_set_bit(l, check->has_len, min_t(size_t, len, REDACT_CHECK_MAX_LEN) + 1) {
+		if (l < len && path)
 			continue;
 		n = redact_check__find(check, end - l, l);
 		if (n)
@@ -238,7 +224,7 @@ u64 redact_check__scan(struct redact_check *check, const void *buf, size_t size,
 			pr_err("--redact: not enough memory for the names to look for in the output\n");
 		return 1;
 	}
-	if (!check->nr_lens)
+	if (!hashmap__size(check->names))
 		return 0;
 	hits = check->hits;
 	for (i = REDACT_CHECK_MIN_LEN; i < size; i++) {

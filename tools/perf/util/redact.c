@@ -39,11 +39,6 @@ static const char * const redact__names[REDACT__MAX] = {
 	[REDACT_TP_STRINGS]	= "tracepoint-strings",
 };
 
-const char *redact__class_name(enum redact_class class)
-{
-	return class < REDACT__MAX ? redact__names[class] : "unknown";
-}
-
 int redact__parse_classes(const char *str, unsigned int *classes)
 {
 	char *s = strdup(str), *tok, *saveptr = NULL;

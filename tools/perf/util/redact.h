@@ -38,7 +38,6 @@ struct redact;
  * 0, or -EINVAL after saying which class is not known.
  */
 int redact__parse_classes(const char *str, unsigned int *classes);
-const char *redact__class_name(enum redact_class class);
 
 /*
  * Redact @classes with the key in @key_file, or a random one if NULL (two

@@ -526,14 +526,15 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size,
 
 /*
  * An input of odd size goes through --redact=all as well: its rewrite of
- * names and its check of the output.
+ * names and its check of the output; one of size 3 modulo 4 with
+ * --redact-basenames.
  */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char key_opt[sizeof(key_path) + 16];
 	const char *argv[] = { "inject", "--aslr", "-i", NULL, "-o", out_path,
-			       "--redact=all", key_opt, NULL };
-	int argc = size & 1 ? 8 : 6;
+			       "--redact=all", key_opt, "--redact-basenames", NULL };
+	int argc = size & 1 ? 8 + ((size & 3) == 3) : 6;
 	char in_path[64];
 	struct stat st;
 	int fd, ret;

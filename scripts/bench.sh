@@ -10,7 +10,8 @@
 # inject on it with and without --aslr:
 #   fork    perf record -e cpu-clock -c 20000 -g -a of processes that keep
 #           forking, threading and mapping files (the mappings grow with the
-#           size): perf inject, -b, --aslr --no-aslr-verify, --aslr
+#           size): perf inject, -b, --aslr --no-aslr-verify, --aslr,
+#           --aslr --redact=all
 #   steady  perf record -e cpu-clock -c 20000 -g of one process of 4 threads
 #           and a few dozen mappings (only the samples grow): the same runs
 #   jit     perf record -k 1 -e cpu-clock -c 20000 -g of the JIT of the
@@ -28,9 +29,9 @@
 # perf inject of the same file, the cheapest way to do the same job (CPU
 # time is less disturbed by other load), to that of pristine perf and to
 # cat.  Then the cost of the check of the output (--aslr against
-# --aslr --no-aslr-verify), --jit --aslr against --jit, --aslr against
-# perf report -g, and for each run the RSS at the largest size over the
-# one at the smallest.  The runs of a file are interleaved, RUNS rounds of
+# --aslr --no-aslr-verify), --redact=all against --aslr, --jit --aslr
+# against --jit, --aslr against perf report -g, and for each run the RSS
+# at the largest size over the one at the smallest.  The runs of a file are interleaved, RUNS rounds of
 # all of them, and the fastest of each is kept: what slows the machine down
 # for a while slows each run alike.
 #
@@ -82,7 +83,8 @@ trap cleanup EXIT
 # The runs of a workload: perf inject options, or "report" for perf report -g.
 runs_of() {
 	case "$1" in
-	fork | steady) runs=(cat pristine "" "-b" "--aslr --no-aslr-verify" "--aslr") ;;
+	fork | steady) runs=(cat pristine "" "-b" "--aslr --no-aslr-verify" "--aslr"
+			     "--aslr --redact=all") ;;
 	jit) runs=(cat pristine "" "--jit" "--jit --aslr") ;;
 	dwarf) runs=(cat pristine "" "--aslr" "report") ;;
 	*) die "BENCH_WORKLOADS: fork, steady, jit or dwarf, not $1" ;;
@@ -330,7 +332,10 @@ for workload in "${workloads[@]}"; do
 		fork | steady)
 			printf "%-17s the check of the output (--aslr-verify): %s wall, %s cpu\n" "" \
 				"$(ratio "${wall[x--aslr]}" "${wall[x--aslr --no-aslr-verify]}")" \
-				"$(ratio "${cpu[x--aslr]}" "${cpu[x--aslr --no-aslr-verify]}")" ;;
+				"$(ratio "${cpu[x--aslr]}" "${cpu[x--aslr --no-aslr-verify]}")"
+			printf "%-17s --redact=all / --aslr: %s wall, %s cpu\n" "" \
+				"$(ratio "${wall[x--aslr --redact=all]}" "${wall[x--aslr]}")" \
+				"$(ratio "${cpu[x--aslr --redact=all]}" "${cpu[x--aslr]}")" ;;
 		jit)
 			printf "%-17s --jit --aslr / --jit: %s wall, %s cpu\n" "" \
 				"$(ratio "${wall[x--jit --aslr]}" "${wall[x--jit]}")" \

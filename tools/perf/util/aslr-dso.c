@@ -456,3 +456,10 @@ out:
 	free(buf);
 	return err;
 }
+
+int aslr_dso__write_kallsyms(const char *dir, const char *buf, size_t len, u8 *bid,
+			     char **path)
+{
+	aslr_dso__digest(buf, len, bid, BUILD_ID_SIZE);
+	return aslr_dso__write_file(dir, "kallsyms", buf, len, bid, BUILD_ID_SIZE, path);
+}

@@ -41,4 +41,12 @@ typedef void (*aslr_dso_rename_fn)(void *ctx, char *s, size_t len);
 int aslr_dso__copy_jitted(const char *src, const char *dir, aslr_dso_rename_fn rename,
 			  void *ctx, char **path);
 
+/*
+ * Write the @len bytes of kallsyms text at @buf as @dir/kallsyms-BUILDID.so,
+ * its path in *@path, its build-id (a digest of it, BUILD_ID_SIZE bytes)
+ * into @bid.
+ */
+int aslr_dso__write_kallsyms(const char *dir, const char *buf, size_t len, u8 *bid,
+			     char **path);
+
 #endif /* __PERF_ASLR_DSO_H */

@@ -40,6 +40,7 @@
 #include "redact.h"
 #include "redact-check.h"
 #include "build-id.h"
+#include "copyfile.h"
 #include "branch.h"
 #include "callchain.h"
 #include "data.h"
@@ -266,6 +267,10 @@ struct aslr {
 	char			*dso_dir;
 	char			**dsos;
 	size_t			nr_dsos;
+	/* The copy of kallsyms written for the output, and its build-id */
+	char			*kallsyms;
+	struct build_id		kallsyms_bid;
+	u64			kallsyms_dropped;
 	struct hashmap		*jitted;
 	/* The longest symbol of each perf map (dso -> struct aslr_perf_map_span). */
 	struct hashmap		*perf_map_spans;
@@ -1172,6 +1177,148 @@ out:
 	return err;
 }
 
+/* The components of the @len bytes of the path at @path: kept in the output. */
+static int aslr__keep_words(struct aslr *aslr, const char *path, size_t len)
+{
+	const char *c = path, *stop = path + len;
+	size_t n;
+	int err;
+
+	for (; c < stop; c += n) {
+		c += strspn(c, "/");
+		if (c >= stop)
+			break;
+		n = strcspn(c, "/");
+		if (c + n > stop)
+			n = stop - c;
+		err = redact_check__keep(aslr->names, c, n);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * With --redact=paths, the file path @path with its names tokens into @buf
+ * of @size bytes, the names then looked for in the output: 1 if it has
+ * names, 0 if it is kept as it is.
+ */
+static int aslr__redact_path(struct aslr *aslr, u32 where, const char *path, char *buf,
+			     size_t size)
+{
+	const char *c, *stop;
+	size_t start, end, len;
+	int err;
+
+	if (!redact__has(aslr->redact, REDACT_PATHS))
+		return 0;
+	redact__path_names(aslr->redact, path, &start, &end);
+	/* The words of what is kept are in the output, whatever names they are too */
+	err = aslr__keep_words(aslr, path, start) ?:
+	      aslr__keep_words(aslr, path + end, strlen(path + end));
+	if (err || start == end)
+		return err;
+	stop = path + end;
+	for (c = path + start; c < stop; c += len) {
+		c += strspn(c, "/");
+		if (c >= stop)
+			break;
+		len = strcspn(c, "/");
+		if (c + len > stop)
+			len = stop - c;
+		err = redact_check__add(aslr->names, "path", c, len, true);
+		if (err)
+			return err;
+	}
+	err = redact__file_path(aslr->redact, where, path, buf, size);
+	return err ?: 1;
+}
+
+/*
+ * With --redact=paths, the MMAP @copy with the names of its file path
+ * tokens, the build-id of a MMAP2 kept: 1 if renamed, its name before into
+ * @orig (the caller frees it), 0 if not.
+ */
+static int aslr__redact_mmap(struct aslr *aslr, union perf_event *copy,
+			     struct perf_sample *sample, char **orig)
+{
+	bool mmap2 = copy->header.type == PERF_RECORD_MMAP2;
+	char *name = mmap2 ? copy->mmap2.filename : copy->mmap.filename;
+	union perf_event *renamed;
+	char path[PATH_MAX];
+	int err = aslr__redact_path(aslr, copy->header.type, name, path, sizeof(path));
+
+	if (err <= 0)
+		return err;
+	*orig = strdup(name);
+	renamed = malloc(PERF_SAMPLE_MAX_SIZE);
+	if (!*orig || !renamed) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = aslr__mmap_renamed(aslr, renamed, copy, sample, path,
+				 mmap2 ? copy->mmap2.pgoff : copy->mmap.pgoff);
+	if (err)
+		goto out;
+	if (mmap2 && (copy->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+		renamed->header.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		renamed->mmap2.build_id_size = copy->mmap2.build_id_size;
+		memcpy(renamed->mmap2.build_id, copy->mmap2.build_id,
+		       sizeof(copy->mmap2.build_id));
+	}
+	memcpy(copy, renamed, renamed->header.size);
+	err = 1;
+out:
+	if (err < 0)
+		zfree(orig);
+	free(renamed);
+	return err;
+}
+
+/*
+ * The object of the mapping @event delivered with --redact=paths, the path
+ * @orig renamed: it is named by the new path (a module found by its short
+ * name has the one the input gave it), and has the build-id of @orig, from
+ * the input or from @orig on this machine: the receiver finds it by it.
+ */
+static void aslr__redact_dso(struct machine *machine, const union perf_event *event,
+			     const char *orig)
+{
+	bool kernel = (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		      PERF_RECORD_MISC_KERNEL;
+	bool mmap2 = event->header.type == PERF_RECORD_MMAP2;
+	const char *name = mmap2 ? event->mmap2.filename : event->mmap.filename;
+	struct thread *thread = kernel ? NULL :
+		machine__find_thread(machine, mmap2 ? event->mmap2.pid : event->mmap.pid,
+				     mmap2 ? event->mmap2.tid : event->mmap.tid);
+	struct maps *maps = kernel ? machine__kernel_maps(machine) :
+			    thread ? thread__maps(thread) : NULL;
+	struct map *map = maps ? maps__find(maps, mmap2 ? event->mmap2.start :
+						      event->mmap.start) : NULL;
+	struct dso *dso = map ? map__dso(map) : NULL, *from = NULL;
+	struct build_id bid;
+	char *new_name;
+
+	if (!dso)
+		goto out;
+	if (strcmp(dso__long_name(dso), name)) {
+		new_name = strdup(name);
+		if (new_name)
+			dso__set_long_name(dso, new_name, /*name_allocated=*/true);
+	}
+	if (dso__has_build_id(dso))
+		goto out;
+	from = dsos__find(&machine->dsos, orig, /*cmp_short=*/false);
+	if (from && dso__has_build_id(from))
+		dso__set_build_id(dso, dso__bid(from));
+	else if (filename__read_build_id(orig, &bid) > 0)
+		dso__set_build_id(dso, &bid);
+out:
+	dso__put(from);
+	map__put(map);
+	thread__put(thread);
+}
+
 /*
  * With --redact=devino, the device and inode numbers of a MMAP2 zeroed:
  * perf tells objects apart by them and by name, names alone do it too.
@@ -1186,7 +1333,7 @@ static void aslr__redact_devino(struct aslr *aslr, union perf_event *event)
 	event->mmap2.min = 0;
 	event->mmap2.ino = 0;
 	event->mmap2.ino_generation = 0;
-	redact__count(aslr->redact, REDACT_DEVINO);
+	redact__count(aslr->redact, REDACT_DEVINO, PERF_RECORD_MMAP2);
 }
 
 /* The pgoff to write for @m, moved by @delta, with @kernel_text of it. */
@@ -1228,7 +1375,8 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 	struct machine *machine;
 	union perf_event *copy;
 	u64 delta, overlaid;
-	int asid, err;
+	int asid, err, renamed;
+	char *orig = NULL;
 
 	aslr_mmap__read(&m, event);
 	if ((void *)m.filename >= (void *)event + event->header.size ||
@@ -1324,8 +1472,15 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 			return err;
 	}
 	aslr__redact_devino(aslr, copy);
+	renamed = aslr__redact_mmap(aslr, copy, sample, &orig);
+	if (renamed < 0)
+		return renamed;
 
-	return aslr__deliver(aslr, copy, sample, out_machine);
+	err = aslr__deliver(aslr, copy, sample, out_machine);
+	if (!err && renamed)
+		aslr__redact_dso(out_machine, copy, orig);
+	free(orig);
+	return err;
 }
 
 static int aslr__ksymbol(struct aslr *aslr, union perf_event *event,
@@ -1590,8 +1745,8 @@ static int aslr__comm(struct aslr *aslr, union perf_event *event,
 				event->header.size - size, false);
 	if (err)
 		return err;
-	redact__token(aslr->redact, REDACT_COMM, event->comm.comm, event->header.size - size,
-		      token);
+	redact__token(aslr->redact, REDACT_COMM, PERF_RECORD_COMM, event->comm.comm,
+		      event->header.size - size, token);
 	memcpy(dst, event, size);
 	memset(dst->comm.comm, 0, PERF_ALIGN(sizeof(token), sizeof(u64)));
 	memcpy(dst->comm.comm, token, sizeof(token));
@@ -1624,8 +1779,8 @@ static int aslr__cgroup(struct aslr *aslr, union perf_event *event,
 	}
 	memcpy(dst, event, size);
 	/* Room for its padding and sample id fields, its size a u16 */
-	err = redact__path(aslr->redact, REDACT_CGROUP, path, dst->cgroup.path,
-			   PERF_SAMPLE_MAX_SIZE - size - 8 * sizeof(u64));
+	err = redact__path(aslr->redact, REDACT_CGROUP, PERF_RECORD_CGROUP, path,
+			   dst->cgroup.path, PERF_SAMPLE_MAX_SIZE - size - 8 * sizeof(u64));
 	if (err)
 		return err;
 	room = strlen(dst->cgroup.path) + 1;
@@ -1650,7 +1805,7 @@ static int aslr__namespaces(struct aslr *aslr, union perf_event *event,
 	for (i = 0; i < copy->namespaces.nr_namespaces && i < room; i++) {
 		copy->namespaces.link_info[i].dev = 0;
 		copy->namespaces.link_info[i].ino = 0;
-		redact__count(aslr->redact, REDACT_DEVINO);
+		redact__count(aslr->redact, REDACT_DEVINO, PERF_RECORD_NAMESPACES);
 	}
 	return aslr__deliver(aslr, copy, sample, machine);
 }
@@ -2448,6 +2603,35 @@ static bool aslr__tp_zero_tail(const struct aslr_tp_fields *fields, void *raw, u
 }
 
 /*
+ * With --redact=paths, the path in the @len bytes at @pos with its names
+ * tokens; if it doesn't fit there, its token (zeroed if the field is too
+ * short for one): 1 if it did, 0 if the path is kept.
+ */
+static int aslr__redact_tp_path(struct aslr *aslr, char *pos, u32 len)
+{
+	char *path = strndup(pos, len), buf[PATH_MAX];
+	int err = path ? aslr__redact_path(aslr, PERF_RECORD_SAMPLE, path, buf, sizeof(buf)) :
+			 -ENOMEM;
+
+	if (err <= 0)
+		goto out;
+	if (strlen(buf) < len) {
+		memset(pos, 0, len);
+		memcpy(pos, buf, strlen(buf));
+	} else if (len > REDACT_TOKEN_LEN) {
+		redact__token(aslr->redact, REDACT_PATHS, PERF_RECORD_SAMPLE, path, len, buf);
+		memset(pos, 0, len);
+		memcpy(pos, buf, REDACT_TOKEN_LEN);
+	} else {
+		memset(pos, 0, len);
+		redact__count(aslr->redact, REDACT_PATHS, PERF_RECORD_SAMPLE);
+	}
+out:
+	free(path);
+	return err;
+}
+
+/*
  * Replace the text of @len bytes at @pos, of a comm field if @comm, by its
  * token (zeroed if the field is too short for one), if --redact says so and
  * it is not a path: 1 if it did, 0 if not.
@@ -2458,25 +2642,25 @@ static int aslr__redact_text(struct aslr *aslr, bool comm, char *pos, u32 len)
 	char token[REDACT_TOKEN_LEN + 1];
 	int err;
 
+	/* A path: as in the records of the mappings */
+	if (!comm && len && pos[0] == '/')
+		return aslr__redact_tp_path(aslr, pos, len);
 	if (!redact__has(aslr->redact, class) &&
 	    !redact__has(aslr->redact, REDACT_TP_STRINGS))
 		return 0;
 	if (!len || !pos[0])
 		return 1;
-	/* A path: kept, as in the records of the mappings */
-	if (!comm && pos[0] == '/')
-		return 0;
 	err = redact_check__add(aslr->names, comm ? "comm" : "tracepoint string", pos, len,
 				false);
 	if (err)
 		return err;
 	if (len > REDACT_TOKEN_LEN) {
-		redact__token(aslr->redact, class, pos, len, token);
+		redact__token(aslr->redact, class, PERF_RECORD_SAMPLE, pos, len, token);
 		memset(pos, 0, len);
 		memcpy(pos, token, sizeof(token));
 	} else {
 		memset(pos, 0, len);
-		redact__count(aslr->redact, class);
+		redact__count(aslr->redact, class, PERF_RECORD_SAMPLE);
 	}
 	return 1;
 }
@@ -3000,6 +3184,7 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 			      struct perf_env *env, union perf_event *event)
 {
 	const char *why = NULL;
+	int class;
 
 	switch (event->header.type) {
 	case PERF_RECORD_HEADER_ATTR: {
@@ -3037,7 +3222,9 @@ bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 			break;
 		}
 		aslr__check_env_names(aslr, env);
-		if (redact__drops_feature(aslr ? aslr->redact : NULL, event->feat.feat_id)) {
+		class = redact__feature_class(aslr ? aslr->redact : NULL, event->feat.feat_id);
+		if (class >= 0) {
+			redact__count(aslr->redact, class, PERF_RECORD_HEADER_FEATURE);
 			why = "what names the recording machine or the command (--redact)";
 			break;
 		}
@@ -3251,6 +3438,15 @@ int aslr__scrub_tracing_data(struct aslr *aslr, void *buf, size_t size, size_t *
 	}
 	/* What follows is padding. */
 	end = c.pos;
+	if (end - rest > sizeof(u64) && redact__has(aslr->redact, REDACT_COMM)) {
+		/* The names of the threads the tracing buffer saw: an empty file */
+		aslr__count_dropped_nr(aslr, PERF_RECORD_HEADER_TRACING_DATA,
+				       aslr__count_lines(buf + rest + sizeof(u64),
+							 end - rest - sizeof(u64)),
+				       "command names of threads (--redact=comm)");
+		memset(buf + rest, 0, sizeof(u64));
+		end = rest + sizeof(u64);
+	}
 
 	aslr__count_dropped_nr(aslr, PERF_RECORD_HEADER_TRACING_DATA,
 			       aslr__count_lines(buf + kallsyms + sizeof(u32), kallsyms_size),
@@ -3350,6 +3546,9 @@ void aslr__print_stats(const struct aslr *aslr)
 		pr_debug("aslr: perf-PID.map: %" PRIu64 " objects of %" PRIu64
 			 " symbols written in %s, for the mappings of anonymous code\n",
 			 aslr->perf_map_dsos, aslr->perf_map_syms, aslr->dso_dir);
+	if (aslr->kallsyms)
+		pr_debug("aslr: kallsyms: a copy in the remapped layout written for the build-id cache, %"
+			 PRIu64 " symbols in no mapping left out\n", aslr->kallsyms_dropped);
 	if (aslr->jitted && hashmap__size(aslr->jitted))
 		pr_debug("aslr: jitted objects: %zu copied to %s without their code and unwinding information\n",
 			 hashmap__size(aslr->jitted), aslr->dso_dir);
@@ -3626,6 +3825,96 @@ static void aslr__cache_dso(const char *path)
 			   path);
 }
 
+/* @addr of the kernel moved as its mapping is: -ENOENT if in none. */
+static int aslr__remap_kernel(struct aslr *aslr, u64 addr, u64 *out)
+{
+	struct machine *machine = &aslr->machines.host;
+	struct map *map = maps__find(machine__kernel_maps(machine), addr);
+	struct aslr_remap *remap = map ? aslr__find_remap(aslr, machine, ASLR_KERNEL_ASID,
+							  map) : NULL;
+
+	map__put(map);
+	if (!remap)
+		return -ENOENT;
+	*out = addr + remap->delta;
+	return 0;
+}
+
+/*
+ * The lines of the kallsyms file @in with their addresses remapped, into
+ * *@buf of *@size bytes; those of addresses in no mapping left out.
+ */
+static int aslr__remap_kallsyms(struct aslr *aslr, FILE *in, char **buf, size_t *size)
+{
+	FILE *out = open_memstream(buf, size);
+	char *line = NULL, *end;
+	size_t n = 0;
+	u64 addr;
+
+	if (!out)
+		return -ENOMEM;
+	while (getline(&line, &n, in) > 0) {
+		addr = strtoull(line, &end, 16);
+		if (end == line || (*end != ' ' && *end != '\t') ||
+		    aslr__remap_kernel(aslr, addr, &addr)) {
+			aslr->kallsyms_dropped++;
+			continue;
+		}
+		fprintf(out, "%0*" PRIx64 "%s", (int)(end - line), addr, end);
+	}
+	free(line);
+	return fclose(out) ? -ENOMEM : 0;
+}
+
+int aslr__kernel_symbols(struct aslr *aslr, struct dso *kernel)
+{
+	char sbuild_id[SBUILD_ID_SIZE], path[PATH_MAX], *buf = NULL;
+	u8 bid[BUILD_ID_SIZE];
+	const char *dir;
+	size_t size = 0;
+	FILE *in;
+	int err;
+
+	if (aslr->kallsyms || !dso__has_build_id(kernel))
+		return 0;
+	build_id__sprintf(dso__bid(kernel), sbuild_id);
+	if (!build_id_cache__kallsyms_path(sbuild_id, path, sizeof(path)))
+		return 0;
+	in = fopen(path, "r");
+	if (!in)
+		return 0;
+	err = aslr__remap_kallsyms(aslr, in, &buf, &size);
+	fclose(in);
+	dir = aslr__dso_dir(aslr);
+	if (!err && !dir)
+		err = -ENOMEM;
+	if (!err && size)
+		err = aslr_dso__write_kallsyms(dir, buf, size, bid, &aslr->kallsyms);
+	if (!err && size) {
+		build_id__init(&aslr->kallsyms_bid, bid, sizeof(bid));
+		dso__set_build_id(kernel, &aslr->kallsyms_bid);
+	}
+	free(buf);
+	return err;
+}
+
+/* The copy of kallsyms at @path, by @bid in the build-id cache, as perf record caches one. */
+static void aslr__cache_kallsyms(const char *path, const struct build_id *bid)
+{
+	char sbuild_id[SBUILD_ID_SIZE], *dir, *file = NULL;
+
+	build_id__sprintf(bid, sbuild_id);
+	dir = build_id_cache__cachedir(sbuild_id, DSO__NAME_KALLSYMS, NULL, true, false);
+	if (!dir || mkdir_p(dir, 0755) || asprintf(&file, "%s/kallsyms", dir) < 0 ||
+	    copyfile(path, file) ||
+	    build_id_cache__add_s(sbuild_id, DSO__NAME_KALLSYMS, NULL, true, false) < 0)
+		pr_warning("--aslr: can't add %s to the build-id cache: perf archive won't take it\n",
+			   path);
+	free(file);
+	free(dir);
+	unlink(path);
+}
+
 int aslr__finish_dsos(struct aslr *aslr, bool verify, bool keep)
 {
 	int err = 0;
@@ -3637,12 +3926,22 @@ int aslr__finish_dsos(struct aslr *aslr, bool verify, bool keep)
 		if (ret && (!err || ret != -EADDRINUSE))
 			err = ret;
 	}
+	if (keep && verify && aslr->kallsyms) {
+		int ret = aslr_verify__object(aslr->verify, aslr->kallsyms);
+
+		if (ret && (!err || ret != -EADDRINUSE))
+			err = ret;
+	}
 	for (i = 0; i < aslr->nr_dsos; i++) {
 		if (keep && !err)
 			aslr__cache_dso(aslr->dsos[i]);
 		else
 			unlink(aslr->dsos[i]);
 	}
+	if (aslr->kallsyms && keep && !err)
+		aslr__cache_kallsyms(aslr->kallsyms, &aslr->kallsyms_bid);
+	else if (aslr->kallsyms)
+		unlink(aslr->kallsyms);
 	return err;
 }
 
@@ -3720,6 +4019,7 @@ void aslr__delete(struct aslr *aslr)
 	while (aslr->nr_dsos)
 		free(aslr->dsos[--aslr->nr_dsos]);
 	free(aslr->dsos);
+	free(aslr->kallsyms);
 	free(aslr->dso_dir);
 	aslr__reset_caches(aslr);
 	machines__exit(&aslr->machines);

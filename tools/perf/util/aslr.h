@@ -5,6 +5,7 @@
 #include "tool.h"
 
 struct aslr_verify;
+struct dso;
 struct evlist;
 struct evsel;
 struct perf_data;
@@ -82,6 +83,14 @@ void aslr__scrub_evlist(struct aslr *aslr, struct evlist *evlist, struct perf_en
  */
 bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 			      struct perf_env *env, union perf_event *event);
+
+/*
+ * Write a copy of the kallsyms that perf record cached for @kernel, the
+ * kernel of the output, in the layout remapped so far, under a build-id of
+ * its own that @kernel gets: perf archive would pack the cached one, with
+ * the addresses of the recording.  Nothing if there is none.
+ */
+int aslr__kernel_symbols(struct aslr *aslr, struct dso *kernel);
 
 /*
  * Empty the kernel symbols and printk formats of the @size bytes of tracing

@@ -34,6 +34,8 @@ struct redact_check_name {
 	struct redact_check_key	key;
 	const char		*what;
 	bool			component;
+	/* Kept in the output as well: not looked for */
+	bool			kept;
 	char			name[];
 };
 
@@ -44,6 +46,8 @@ struct redact_check {
 	/* The last two bytes of the names: most strings end otherwise */
 	DECLARE_BITMAP(ends, 1 << 16);
 	u64		components;
+	/* Names kept in the output as well */
+	u64		kept;
 	u64		strings;
 	u64		hits;
 	/* Names not looked for, shorter than REDACT_CHECK_MIN_LEN */
@@ -103,7 +107,7 @@ void redact_check__delete(struct redact_check *check)
 }
 
 static int __redact_check__add(struct redact_check *check, const char *what, const char *name,
-			       size_t len, bool component)
+			       size_t len, bool component, bool kept)
 {
 	const char *nul = memchr(name, '\0', len);
 	struct redact_check_key key = { .s = name, .len = nul ? (size_t)(nul - name) : len, };
@@ -121,6 +125,8 @@ static int __redact_check__add(struct redact_check *check, const char *what, con
 	if (hashmap__find(check->names, &key, &n)) {
 		check->components += component && !n->component;
 		n->component |= component;
+		check->kept += kept && !n->kept;
+		n->kept |= kept;
 		return 0;
 	}
 	n = zalloc(sizeof(*n) + key.len + 1);
@@ -131,7 +137,9 @@ static int __redact_check__add(struct redact_check *check, const char *what, con
 	n->key.len = key.len;
 	n->what = what;
 	n->component = component;
+	n->kept = kept;
 	check->components += component;
+	check->kept += kept;
 	if (hashmap__add(check->names, &n->key, n)) {
 		free(n);
 		return -ENOMEM;
@@ -144,7 +152,17 @@ static int __redact_check__add(struct redact_check *check, const char *what, con
 int redact_check__add(struct redact_check *check, const char *what, const char *name,
 		      size_t len, bool component)
 {
-	int err = __redact_check__add(check, what, name, len, component);
+	int err = __redact_check__add(check, what, name, len, component, /*kept=*/false);
+
+	if (err)
+		check->enomem = true;
+	return err;
+}
+
+int redact_check__keep(struct redact_check *check, const char *word, size_t len)
+{
+	int err = __redact_check__add(check, "word", word, len, /*component=*/false,
+				      /*kept=*/true);
 
 	if (err)
 		check->enomem = true;
@@ -168,7 +186,7 @@ static struct redact_check_name *redact_check__find(struct redact_check *check,
 
 	if (len > REDACT_CHECK_MAX_LEN || !test_bit(len, check->has_len))
 		return NULL;
-	return hashmap__find(check->names, &key, &n) ? n : NULL;
+	return hashmap__find(check->names, &key, &n) && !n->kept ? n : NULL;
 }
 
 /* The string of @len bytes at @run, at @offset, a NUL after it. */
@@ -254,7 +272,8 @@ void redact_check__print_stats(const struct redact_check *check)
 		return;
 	pr_debug("redact: verified the output: %" PRIu64
 		 " strings looked at for %zu names of the input (%" PRIu64
-		 " found; not looked for: %" PRIu64 " names of less than %d bytes)\n",
-		 check->strings, hashmap__size(check->names), check->hits,
-		 check->too_short, REDACT_CHECK_MIN_LEN);
+		 " found; not looked for: %" PRIu64 " names of less than %d bytes, %" PRIu64
+		 " words of paths kept as they are)\n",
+		 check->strings, hashmap__size(check->names) - check->kept, check->hits,
+		 check->too_short, REDACT_CHECK_MIN_LEN, check->kept);
 }

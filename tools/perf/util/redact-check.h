@@ -25,6 +25,12 @@ void redact_check__delete(struct redact_check *check);
  */
 int redact_check__add(struct redact_check *check, const char *what, const char *name,
 		      size_t len, bool component);
+/*
+ * A word the output keeps as it is, the @len bytes at @word (a directory
+ * of a path of the system): not looked for, whatever name of the input it
+ * is as well.
+ */
+int redact_check__keep(struct redact_check *check, const char *word, size_t len);
 
 /*
  * Look for the names in the @size bytes at @buf, at @offset of the output,

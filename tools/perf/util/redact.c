@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/random.h>
@@ -16,18 +17,23 @@
 #include <linux/bitops.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <linux/zalloc.h>
 
 #include "debug.h"
+#include "dso.h"
+#include "event.h"
 #include "header.h"
 #include "redact.h"
 
 struct redact {
 	unsigned int	classes;
+	/* --redact-basenames: the basenames of paths are names too */
+	bool		basenames;
 	u64		key[2];
-	/* Names replaced and fields or features dropped, per class */
-	u64		tokens[REDACT__MAX];
-	u64		dropped[REDACT__MAX];
+	/* Names replaced and fields dropped, per class and record type */
+	u64		tokens[REDACT__MAX][PERF_RECORD_HEADER_MAX];
+	u64		dropped[REDACT__MAX][PERF_RECORD_HEADER_MAX];
 };
 
 static const char * const redact__names[REDACT__MAX] = {
@@ -37,6 +43,7 @@ static const char * const redact__names[REDACT__MAX] = {
 	[REDACT_DEVINO]		= "devino",
 	[REDACT_CGROUP]		= "cgroup",
 	[REDACT_TP_STRINGS]	= "tracepoint-strings",
+	[REDACT_PATHS]		= "paths",
 };
 
 int redact__parse_classes(const char *str, unsigned int *classes)
@@ -57,7 +64,7 @@ int redact__parse_classes(const char *str, unsigned int *classes)
 				break;
 		}
 		if (i == REDACT__MAX) {
-			pr_err("--redact: unknown class '%s', the classes are all, comm, cmdline, host, devino, cgroup and tracepoint-strings\n",
+			pr_err("--redact: unknown class '%s', the classes are all, comm, cmdline, host, devino, cgroup, tracepoint-strings and paths\n",
 			       tok);
 			err = -EINVAL;
 			break;
@@ -161,7 +168,7 @@ static int redact__read_key(const char *path, u64 key[2])
 	return 0;
 }
 
-struct redact *redact__new(unsigned int classes, const char *key_file)
+struct redact *redact__new(unsigned int classes, const char *key_file, bool basenames)
 {
 	struct redact *redact = zalloc(sizeof(*redact));
 	int err;
@@ -169,6 +176,7 @@ struct redact *redact__new(unsigned int classes, const char *key_file)
 	if (!redact)
 		return ERR_PTR(-ENOMEM);
 	redact->classes = classes;
+	redact->basenames = basenames;
 	if (key_file) {
 		err = redact__read_key(key_file, redact->key);
 	} else {
@@ -189,8 +197,8 @@ void redact__delete(struct redact *redact)
 	free(redact);
 }
 
-void redact__token(struct redact *redact, enum redact_class class, const char *name,
-		   size_t len, char *buf)
+void redact__token(struct redact *redact, enum redact_class class, u32 where,
+		   const char *name, size_t len, char *buf)
 {
 	/* Letters after 'f': a token is never read as a hexadecimal number. */
 	static const char letters[] = "ghijklmnopqrstuvwxyz";
@@ -204,18 +212,23 @@ void redact__token(struct redact *redact, enum redact_class class, const char *n
 		hash /= sizeof(letters) - 1;
 	}
 	buf[REDACT_TOKEN_LEN] = '\0';
-	redact->tokens[class]++;
+	if (where < PERF_RECORD_HEADER_MAX)
+		redact->tokens[class][where]++;
 }
 
-int redact__path(struct redact *redact, enum redact_class class, const char *path,
-		 char *buf, size_t size)
+/*
+ * @path with each component a token, into @buf of @size bytes: the length
+ * written or -ENAMETOOLONG.
+ */
+static ssize_t redact__components(struct redact *redact, enum redact_class class, u32 where,
+				  const char *path, char *buf, size_t size)
 {
 	size_t pos = 0;
 
 	while (*path) {
-		size_t len = strcspn(path, "/");
+		size_t n = strcspn(path, "/");
 
-		if (!len) {
+		if (!n) {
 			if (pos + 1 >= size)
 				return -ENAMETOOLONG;
 			buf[pos++] = *path++;
@@ -223,21 +236,104 @@ int redact__path(struct redact *redact, enum redact_class class, const char *pat
 		}
 		if (pos + REDACT_TOKEN_LEN >= size)
 			return -ENAMETOOLONG;
-		redact__token(redact, class, path, len, buf + pos);
+		redact__token(redact, class, where, path, n, buf + pos);
 		pos += REDACT_TOKEN_LEN;
-		path += len;
+		path += n;
 	}
 	if (pos >= size)
 		return -ENAMETOOLONG;
 	buf[pos] = '\0';
+	return pos;
+}
+
+int redact__path(struct redact *redact, enum redact_class class, u32 where,
+		 const char *path, char *buf, size_t size)
+{
+	ssize_t n = redact__components(redact, class, where, path, buf, size);
+
+	return n < 0 ? n : 0;
+}
+
+/*
+ * The directories a distribution installs into: their names are those of
+ * every machine of the distribution.  /usr/local, /opt, /home, /srv, /tmp,
+ * /var and the roots of containers are the user's.
+ */
+static size_t redact__system_prefix(const char *path)
+{
+	static const char * const dirs[] = {
+		"/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/bin/", "/sbin/",
+		/* Names perf gives a meaning to: anonymous memory */
+		"//anon", "/dev/zero", "/anon_hugepage", "/SYSV",
+	};
+	size_t i;
+
+	if (strstarts(path, "/usr/local/"))
+		return 0;
+	if (is_perf_pid_map_name(path))
+		return SIZE_MAX;
+	/* The kernel release, in the paths of modules, names the machine */
+	if (strstarts(path, "/lib/modules/"))
+		return strlen("/lib/modules/");
+	if (strstarts(path, "/usr/lib/modules/"))
+		return strlen("/usr/lib/modules/");
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (strstarts(path, dirs[i]))
+			return SIZE_MAX;
+	}
 	return 0;
 }
 
-bool redact__drops_feature(const struct redact *redact, int feat)
+void redact__path_names(const struct redact *redact, const char *path, size_t *start,
+			size_t *end)
 {
+	size_t len = strlen(path), prefix = redact__system_prefix(path);
+	const char *base = strrchr(path, '/');
+
+	*start = *end = 0;
+	if (path[0] != '/' || !base || prefix == SIZE_MAX)
+		return;
+	*start = prefix;
+	if (prefix) {
+		/* The release only: the rest is the distribution's */
+		*end = prefix + strcspn(path + prefix, "/");
+		return;
+	}
+	*end = redact->basenames ? len : (size_t)(base - path);
+}
+
+int redact__file_path(struct redact *redact, u32 where, const char *path, char *buf,
+		      size_t size)
+{
+	size_t start, end, rest;
+	char *names;
+	ssize_t n;
+
+	redact__path_names(redact, path, &start, &end);
+	rest = strlen(path + end);
+	if (start + rest >= size)
+		return -ENAMETOOLONG;
+	names = strndup(path + start, end - start);
+	if (!names)
+		return -ENOMEM;
+	memcpy(buf, path, start);
+	n = redact__components(redact, REDACT_PATHS, where, names, buf + start,
+			       size - start - rest);
+	free(names);
+	if (n < 0)
+		return n;
+	memcpy(buf + start + n, path + end, rest + 1);
+	return 0;
+}
+
+int redact__feature_class(const struct redact *redact, int feat)
+{
+	enum redact_class class;
+
 	switch (feat) {
 	case HEADER_CMDLINE:
-		return redact__has(redact, REDACT_CMDLINE);
+		class = REDACT_CMDLINE;
+		break;
 	case HEADER_HOSTNAME:
 	case HEADER_OSRELEASE:
 	/* The kernel release, of a perf built with its kernel */
@@ -252,16 +348,36 @@ bool redact__drops_feature(const struct redact *redact, int feat)
 	case HEADER_HYBRID_TOPOLOGY:
 	case HEADER_CPU_PMU_CAPS:
 	case HEADER_PMU_CAPS:
-		return redact__has(redact, REDACT_HOST);
+		class = REDACT_HOST;
+		break;
 	default:
-		return false;
+		return -1;
 	}
+	return redact__has(redact, class) ? (int)class : -1;
 }
 
-void redact__count(struct redact *redact, enum redact_class class)
+void redact__count(struct redact *redact, enum redact_class class, u32 where)
 {
-	if (redact)
-		redact->dropped[class]++;
+	if (redact && where < PERF_RECORD_HEADER_MAX)
+		redact->dropped[class][where]++;
+}
+
+/* "@sep @count @what (in TYPE n, ...)" of the @counts of a class by record type */
+static void redact__print_counts(const char *sep, const char *what, const u64 *counts)
+{
+	char buf[256] = "";
+	size_t n = 0;
+	u64 total = 0;
+	u32 type;
+
+	for (type = 0; type < PERF_RECORD_HEADER_MAX; type++) {
+		if (!counts[type])
+			continue;
+		total += counts[type];
+		n += scnprintf(buf + n, sizeof(buf) - n, "%s%s %" PRIu64, n ? ", " : " (in ",
+			       perf_event__name(type), counts[type]);
+	}
+	pr_info("%s %" PRIu64 " %s%s%s", sep, total, what, buf, n ? ")" : "");
 }
 
 void redact__print_stats(const struct redact *redact)
@@ -273,8 +389,9 @@ void redact__print_stats(const struct redact *redact)
 	for (i = 0; i < REDACT__MAX; i++) {
 		if (!(redact->classes & (1U << i)))
 			continue;
-		pr_info("--redact=%s: %" PRIu64 " names replaced by tokens, %" PRIu64
-			" fields or header features dropped or zeroed\n",
-			redact__names[i], redact->tokens[i], redact->dropped[i]);
+		pr_info("--redact=%s", redact__names[i]);
+		redact__print_counts(":", "names replaced by tokens", redact->tokens[i]);
+		redact__print_counts(",", "fields dropped or zeroed", redact->dropped[i]);
+		pr_info("\n");
 	}
 }

@@ -24,6 +24,8 @@ enum redact_class {
 	REDACT_CGROUP,
 	/* Every string field of tracepoints */
 	REDACT_TP_STRINGS,
+	/* The directories of files out of the system's (redact__file_path()) */
+	REDACT_PATHS,
 	REDACT__MAX,
 };
 
@@ -41,9 +43,10 @@ int redact__parse_classes(const char *str, unsigned int *classes);
 
 /*
  * Redact @classes with the key in @key_file, or a random one if NULL (two
- * outputs then can't be joined by their tokens): an ERR_PTR() on error.
+ * outputs then can't be joined by their tokens), the basenames of paths as
+ * well if @basenames: an ERR_PTR() on error.
  */
-struct redact *redact__new(unsigned int classes, const char *key_file);
+struct redact *redact__new(unsigned int classes, const char *key_file, bool basenames);
 void redact__delete(struct redact *redact);
 
 /* Whether @redact (may be NULL) replaces what @class says. */
@@ -51,24 +54,40 @@ bool redact__has(const struct redact *redact, enum redact_class class);
 
 /*
  * The token of the @len bytes of @name (up to a NUL) into @buf, of
- * REDACT_TOKEN_LEN + 1 bytes, counted for @class.
+ * REDACT_TOKEN_LEN + 1 bytes, counted for @class in records of type @where
+ * (PERF_RECORD_*).
  */
-void redact__token(struct redact *redact, enum redact_class class, const char *name,
-		   size_t len, char *buf);
+void redact__token(struct redact *redact, enum redact_class class, u32 where,
+		   const char *name, size_t len, char *buf);
 /*
  * The path @path with each of its components a token, into @buf of @size
- * bytes (at most the size of @path): -ENAMETOOLONG if it doesn't fit.
+ * bytes: -ENAMETOOLONG if it doesn't fit.
  */
-int redact__path(struct redact *redact, enum redact_class class, const char *path,
-		 char *buf, size_t size);
+int redact__path(struct redact *redact, enum redact_class class, u32 where,
+		 const char *path, char *buf, size_t size);
 /*
- * Whether the header feature @feat is dropped: the command line, what
- * names the machine (its CPU, memory, topology, kernel release).
+ * The names in the file path @path: the components from *@start up to
+ * *@end.  What precedes is a directory of the system (/usr, /lib, /bin, ...
+ * but /usr/local), what follows the basename, kept unless --redact-basenames;
+ * names not a path ("[vdso]", "//anon") have none.
  */
-bool redact__drops_feature(const struct redact *redact, int feat);
-/* Count a field or feature of @class dropped or zeroed. */
-void redact__count(struct redact *redact, enum redact_class class);
-/* With -v, say how many names of each class were replaced. */
+void redact__path_names(const struct redact *redact, const char *path, size_t *start,
+			size_t *end);
+/*
+ * The file path @path with its names (redact__path_names()) tokens, into
+ * @buf of @size bytes: -ENAMETOOLONG if it doesn't fit.
+ */
+int redact__file_path(struct redact *redact, u32 where, const char *path, char *buf,
+		      size_t size);
+/*
+ * The class of @redact that drops the header feature @feat, the command
+ * line or what names the machine (its CPU, memory, topology, kernel
+ * release), or -1 if it is kept.
+ */
+int redact__feature_class(const struct redact *redact, int feat);
+/* Count a field of @class dropped or zeroed in a record of type @where. */
+void redact__count(struct redact *redact, enum redact_class class, u32 where);
+/* With -v, say how many names of each class were replaced, and where. */
 void redact__print_stats(const struct redact *redact);
 
 #endif /* __PERF_REDACT_H */

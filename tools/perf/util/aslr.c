@@ -1177,8 +1177,11 @@ out:
 	return err;
 }
 
-/* The components of the @len bytes of the path at @path: kept in the output. */
-static int aslr__keep_words(struct aslr *aslr, const char *path, size_t len)
+/*
+ * The components of the @len bytes of the path at @path for the check of
+ * the output: names of the input to look for, or if @kept words it keeps.
+ */
+static int aslr__check_components(struct aslr *aslr, const char *path, size_t len, bool kept)
 {
 	const char *c = path, *stop = path + len;
 	size_t n;
@@ -1191,7 +1194,8 @@ static int aslr__keep_words(struct aslr *aslr, const char *path, size_t len)
 		n = strcspn(c, "/");
 		if (c + n > stop)
 			n = stop - c;
-		err = redact_check__keep(aslr->names, c, n);
+		err = kept ? redact_check__keep(aslr->names, c, n) :
+			     redact_check__add(aslr->names, "path", c, n, /*component=*/true);
 		if (err)
 			return err;
 	}
@@ -1206,30 +1210,18 @@ static int aslr__keep_words(struct aslr *aslr, const char *path, size_t len)
 static int aslr__redact_path(struct aslr *aslr, u32 where, const char *path, char *buf,
 			     size_t size)
 {
-	const char *c, *stop;
-	size_t start, end, len;
+	size_t start, end;
 	int err;
 
 	if (!redact__has(aslr->redact, REDACT_PATHS))
 		return 0;
 	redact__path_names(aslr->redact, path, &start, &end);
 	/* The words of what is kept are in the output, whatever names they are too */
-	err = aslr__keep_words(aslr, path, start) ?:
-	      aslr__keep_words(aslr, path + end, strlen(path + end));
+	err = aslr__check_components(aslr, path, start, true) ?:
+	      aslr__check_components(aslr, path + end, strlen(path + end), true) ?:
+	      aslr__check_components(aslr, path + start, end - start, false);
 	if (err || start == end)
 		return err;
-	stop = path + end;
-	for (c = path + start; c < stop; c += len) {
-		c += strspn(c, "/");
-		if (c >= stop)
-			break;
-		len = strcspn(c, "/");
-		if (c + len > stop)
-			len = stop - c;
-		err = redact_check__add(aslr->names, "path", c, len, true);
-		if (err)
-			return err;
-	}
 	err = redact__file_path(aslr->redact, where, path, buf, size);
 	return err ?: 1;
 }

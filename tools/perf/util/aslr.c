@@ -102,6 +102,7 @@
  * any event that changes the layout or the threads.
  */
 #define ASLR_MAP_CACHE	8
+#define ASLR_THREAD_CACHE	4
 
 struct aslr_map_cache {
 	/* The maps of the thread, NULL for the kernel ones, shared by all. */
@@ -202,10 +203,12 @@ struct aslr {
 	u8			map_cache_next[2];
 	struct aslr_map_miss	map_miss[2];
 	/*
-	 * The thread of the last sample, a reference: the next samples are
-	 * often of the same thread. Reset with the map cache.
+	 * The threads of the last samples, references, and the next one to
+	 * replace: the samples of a few threads come in turns. Reset with the
+	 * map cache.
 	 */
-	struct thread		*last_thread;
+	struct thread		*threads[ASLR_THREAD_CACHE];
+	u8			threads_next;
 	/*
 	 * Samples that had their registers cut out, physical address zeroed,
 	 * the raw data of an event that is not a tracepoint (its layout is not
@@ -1804,24 +1807,32 @@ static int aslr__namespaces(struct aslr *aslr, union perf_event *event,
 
 static void aslr__reset_caches(struct aslr *aslr)
 {
+	int i;
+
 	memset(aslr->map_cache, 0, sizeof(aslr->map_cache));
 	memset(aslr->map_miss, 0, sizeof(aslr->map_miss));
-	thread__zput(aslr->last_thread);
+	for (i = 0; i < ASLR_THREAD_CACHE; i++)
+		thread__zput(aslr->threads[i]);
 }
 
 /* The thread of @sample, not a reference: it is held by the cache. */
 static struct thread *aslr__sample_thread(struct aslr *aslr, struct machine *host,
 					  struct perf_sample *sample)
 {
-	struct thread *thread = aslr->last_thread;
+	struct thread **slot;
+	int i;
 
-	if (thread && thread__pid(thread) == (pid_t)sample->pid &&
-	    thread__tid(thread) == (pid_t)sample->tid)
-		return thread;
+	for (i = 0; i < ASLR_THREAD_CACHE; i++) {
+		struct thread *thread = aslr->threads[i];
 
-	thread__put(thread);
-	aslr->last_thread = machine__findnew_thread(host, sample->pid, sample->tid);
-	return aslr->last_thread;
+		if (thread && thread__tid(thread) == (pid_t)sample->tid &&
+		    thread__pid(thread) == (pid_t)sample->pid)
+			return thread;
+	}
+	slot = &aslr->threads[aslr->threads_next++ % ASLR_THREAD_CACHE];
+	thread__put(*slot);
+	*slot = machine__findnew_thread(host, sample->pid, sample->tid);
+	return *slot;
 }
 
 /*
@@ -2829,8 +2840,11 @@ static int aslr__scrub_sample(struct aslr *aslr, struct aslr_sample_ctx *ctx __m
 
 	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR))
 		aslr->regs_stripped++;
-	memset(&out->user_regs, 0, sizeof(out->user_regs));
-	memset(&out->intr_regs, 0, sizeof(out->intr_regs));
+	/* Not their register caches: 1 KiB a sample, never read without a mask */
+	out->user_regs.abi = out->intr_regs.abi = 0;
+	out->user_regs.mask = out->intr_regs.mask = 0;
+	out->user_regs.regs = out->intr_regs.regs = NULL;
+	out->user_regs.cache_mask = out->intr_regs.cache_mask = 0;
 	memset(&out->user_stack, 0, sizeof(out->user_stack));
 	if (type & PERF_SAMPLE_PHYS_ADDR) {
 		out->phys_addr = 0;
@@ -3890,7 +3904,10 @@ int aslr__kernel_symbols(struct aslr *aslr, struct dso *kernel)
 	return err;
 }
 
-/* The copy of kallsyms at @path, by @bid in the build-id cache, as perf record caches one. */
+/*
+ * The copy of kallsyms at @path, by @bid in the build-id cache, as perf record
+ * caches one. @bid is a digest of the copy: one cached already is the same.
+ */
 static void aslr__cache_kallsyms(const char *path, const struct build_id *bid)
 {
 	char sbuild_id[SBUILD_ID_SIZE], *dir, *file = NULL;
@@ -3898,7 +3915,7 @@ static void aslr__cache_kallsyms(const char *path, const struct build_id *bid)
 	build_id__sprintf(bid, sbuild_id);
 	dir = build_id_cache__cachedir(sbuild_id, DSO__NAME_KALLSYMS, NULL, true, false);
 	if (!dir || mkdir_p(dir, 0755) || asprintf(&file, "%s/kallsyms", dir) < 0 ||
-	    copyfile(path, file) ||
+	    (access(file, F_OK) && copyfile(path, file)) ||
 	    build_id_cache__add_s(sbuild_id, DSO__NAME_KALLSYMS, NULL, true, false) < 0)
 		pr_warning("--aslr: can't add %s to the build-id cache: perf archive won't take it\n",
 			   path);

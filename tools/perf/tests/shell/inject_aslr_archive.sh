@@ -75,6 +75,14 @@ if ! perf --buildid-dir "${cache}" inject --aslr -i "${tmpdir}/in.data" \
 	exit 1
 fi
 
+# Again: the copy is in the cache already, and that is no error
+perf --buildid-dir "${cache}" inject --aslr -i "${tmpdir}/in.data" -o "${tmpdir}/again.data" \
+	2> "${tmpdir}/again.err" || fail "perf inject --aslr failed the second time"
+if grep -q "build-id cache" "${tmpdir}/again.err"; then
+	cat "${tmpdir}/again.err"
+	fail "perf inject --aslr can't cache the kallsyms it cached the first time"
+fi
+
 out_bid=$(kernel_build_id "${tmpdir}/out.data")
 copy="${tmpdir}/receiver/.debug/[kernel.kallsyms]/${out_bid}/kallsyms"
 [ "${out_bid}" != "${in_bid}" ] || fail "the kernel of the output has the build-id of the input"

@@ -12,12 +12,7 @@ apt=$BUILD/apt
 mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources.list.d"
 
 # The first Debian archive and security URIs the machine already uses.
-uris=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
-	   /etc/apt/sources.list.d/*.sources 2>/dev/null |
-       grep -v '^[[:space:]]*#' |
-       grep -oE '(https?|file)://[^ ]*debian[^ ]*' | sort -u || true)
-main=$(echo "$uris" | { grep -v -- '-security' || true; } | head -n 1)
-security=$(echo "$uris" | { grep -- '-security' || true; } | head -n 1)
+{ read -r main || true; read -r security || true; } < <(debian_uris)
 [ -n "$main" ] || die "no Debian archive in /etc/apt: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"
 
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg

@@ -8,6 +8,14 @@ TARBALL_NAME=linux_${KVER}.orig.tar.xz
 TARBALL_SHA256=efc76d3c78a5d65f42724118c437d11db1c9f6309a5f024ee9a8b1978fdc6919
 TARBALL_SIZE=151398592
 
+# The newest upstream tree the fixes of the series are exported for
+# (upstream/): Debian's linux-source package of that version.
+UPSTREAM_KVER=7.3.4
+UPSTREAM_SERIES=7.3
+UPSTREAM_DEB_NAME=linux-source-7.3_7.3.4-1~bpo13+1_all.deb
+UPSTREAM_DEB_SUITE=trixie-backports
+UPSTREAM_DEB_SHA256=703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
+
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-aslr-series}
@@ -22,6 +30,14 @@ PRISTINE_OUT=$BUILD/pristine/perf
 BISECT_TREE=$BUILD/bisect/linux-$KVER		# at each patch (bisect)
 BISECT_OUT=$BUILD/bisect/perf
 PERF=$PERF_OUT/perf
+# The upstream tree, with the fixes as commits on $UPSTREAM_BRANCH, and
+# its pristine perf (the tests of the export fail there)
+UPSTREAM_TREE=$BUILD/linux-$UPSTREAM_KVER
+UPSTREAM_OUT=$BUILD/upstream/perf
+UPSTREAM_PRISTINE_OUT=$BUILD/upstream/pristine-perf
+UPSTREAM_TAG=v$UPSTREAM_KVER
+UPSTREAM_BRANCH=perf-fixes
+UPSTREAM_PATCHES=$TOP/upstream/$UPSTREAM_SERIES
 PATCHES=${PATCHES:-$TOP/patches}	# the series (quilt layout)
 MIRROR=${MIRROR:-$TOP}		# holds the tools/ mirror
 
@@ -33,6 +49,18 @@ APPLIED_TAG=series-applied	# what patches/ gave, last time it was applied
 # the mail step
 OUTGOING=${OUTGOING:-$TOP/outgoing}	# cover letter and patches, as mails
 SENT_MBOX=${SENT_MBOX:-$BUILD/sent.mbox}	# what send-local "sent"
+
+# debian_uris: the Debian archive the machine uses (its first URI of
+# one), then its security archive, a line each (empty if it has none).
+debian_uris() {
+	local uris
+	uris=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		   /etc/apt/sources.list.d/*.sources 2>/dev/null |
+	       grep -v '^[[:space:]]*#' |
+	       grep -oE '(https?|file)://[^ ]*debian[^ ]*' | sort -u || true)
+	printf '%s\n' "$({ grep -v -- '-security' <<< "$uris" || true; } | head -n 1)" \
+		"$({ grep -- '-security' <<< "$uris" || true; } | head -n 1)"
+}
 
 step() { printf '\n==> %s\n' "$*"; }
 info() { printf '    %s\n' "$*"; }
@@ -142,3 +170,17 @@ series_messages() {
 fuzz_harnesses() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/fuzz/harnesses"
 }
+
+# BASE=$UPSTREAM_SERIES: the scripts of the mail step (mail, topics,
+# roundtrip) take the fixes exported for that tree, upstream/$UPSTREAM_SERIES,
+# with the cover letters of Documentation/covers-$UPSTREAM_SERIES/.  BASE=$KVER
+# or none: the series.
+case "${BASE:-}" in
+"$UPSTREAM_SERIES"|"$UPSTREAM_KVER")
+	KVER=$UPSTREAM_KVER TREE=$UPSTREAM_TREE BASE_TAG=$UPSTREAM_TAG
+	SERIES_BRANCH=$UPSTREAM_BRANCH PATCHES=$UPSTREAM_PATCHES
+	COVERS=$TOP/Documentation/covers-$UPSTREAM_SERIES
+	COVER_LETTER=$COVERS/cover-letter.txt ;;
+""|"$KVER") ;;
+[0-9]*) die "BASE=$BASE: the series is for $KVER, its fixes are exported for $UPSTREAM_KVER (BASE=$UPSTREAM_SERIES)" ;;
+esac

@@ -24,7 +24,7 @@ set -euo pipefail
 
 version=${VERSION:-$(cat "$TOP/VERSION")}
 prefix=${PREFIX:-PATCH}
-cover_src=$TOP/Documentation/cover-letter.txt
+cover_src=${COVER_LETTER:-$TOP/Documentation/cover-letter.txt}
 [[ $version =~ ^[1-9][0-9]*$ ]] || die "VERSION=$version: a positive number is needed (the N of [PATCH vN])"
 submitter
 git=(git -C "$TREE" -c user.name="$SUBMITTER_NAME" -c user.email="$SUBMITTER_EMAIL")

@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make upstream: the fixes exported for linux $UPSTREAM_KVER
+# (upstream/$UPSTREAM_SERIES/, export-upstream.sh) on that tree.  Applies
+# them with git am to a worktree of the upstream tree at $UPSTREAM_TAG,
+# builds its perf (NO_RUST=1) and the pristine tree's (kept: built again
+# only when the tree changes), and runs each shell test the fixes add or
+# change with both: it must fail with pristine perf (the bug is there)
+# and pass with the fixes.  One line per test, then "N passed, N failed".
+# When Debian's archive no longer has the pinned package and no cache has
+# it, says so and exits 0 (a skip).
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=config.sh
+. "$(dirname "$0")/config.sh"
+
+series=$UPSTREAM_PATCHES/series
+[ -f "$series" ] || die "no ${series#"$TOP"/}: run scripts/export-upstream.sh"
+rc=0
+"$(dirname "$0")/prepare-upstream-tree.sh" > "$BUILD/upstream-tree.log" 2>&1 || rc=$?
+if [ "$rc" = 2 ]; then
+	grep '^skip:' "$BUILD/upstream-tree.log" || echo "skip: no linux $UPSTREAM_KVER tree"
+	exit 0
+fi
+[ "$rc" = 0 ] || { cat "$BUILD/upstream-tree.log" >&2; die "can't make the linux $UPSTREAM_KVER tree"; }
+
+dir=$BUILD/upstream
+pristine=$dir/pristine/linux-$UPSTREAM_KVER
+patched=$dir/patched/linux-$UPSTREAM_KVER
+# worktree DIR: a clean worktree of the upstream tree at its tag in DIR
+worktree() {
+	if [ ! -e "$1/.git" ]; then
+		git -C "$UPSTREAM_TREE" worktree prune
+		git -C "$UPSTREAM_TREE" worktree add -q --detach "$1" "$UPSTREAM_TAG"
+	fi
+	git -C "$1" am --abort > /dev/null 2>&1 || true
+	git -C "$1" checkout -q -f --detach "$UPSTREAM_TAG"
+	git -C "$1" clean -q -fdx
+}
+
+step "applying ${series#"$TOP"/} to linux $UPSTREAM_KVER with git am"
+worktree "$pristine"
+worktree "$patched"
+mapfile -t patches < <(grep -v -e '^#' -e '^[[:space:]]*$' "$series")
+for p in "${patches[@]}"; do
+	git -C "$patched" -c user.name=upstream-check -c user.email=check@localhost \
+		am -q "$UPSTREAM_PATCHES/$p" || die "$p doesn't apply to linux $UPSTREAM_KVER"
+done
+info "${#patches[@]} patches applied"
+
+"$TOP/scripts/build-perf.sh" "$pristine" "$dir/pristine/perf" NO_RUST=1
+"$TOP/scripts/build-perf.sh" "$patched" "$dir/patched/perf" NO_RUST=1
+
+# The shell tests the fixes add or change (not their helpers in lib/)
+mapfile -t tests < <(cd "$UPSTREAM_PATCHES" && cat "${patches[@]}" |
+	sed -n 's|^+++ b/tools/perf/tests/shell/\([^/]*\.sh\)$|\1|p' | sort -u)
+step "${#tests[@]} shell tests: each fails with pristine perf $UPSTREAM_KVER, passes with the fixes"
+mkdir -p "$dir/logs"
+passed=0 failed=0
+for t in "${tests[@]}"; do
+	log=$dir/logs/${t%.sh}
+	before=0 after=0
+	# PERF_EXEC_PATH as perf test sets it: the tests' python helpers take its perf.so
+	PATH=$dir/pristine/perf:$PATH PERF_EXEC_PATH=$dir/pristine/perf \
+		bash "$patched/tools/perf/tests/shell/$t" > "$log.pristine.log" 2>&1 || before=$?
+	PATH=$dir/patched/perf:$PATH PERF_EXEC_PATH=$dir/patched/perf \
+		bash "$patched/tools/perf/tests/shell/$t" > "$log.patched.log" 2>&1 || after=$?
+	if [ "$before" = 1 ] && [ "$after" = 0 ]; then
+		echo "PASS  $t: fails with pristine perf, passes with the fixes"
+		passed=$((passed + 1))
+	else
+		echo "FAIL  $t: exit $before with pristine perf (1 expected), $after with the fixes (0 expected); logs: $log.*.log"
+		failed=$((failed + 1))
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -45,6 +45,8 @@ struct redact_check {
 	DECLARE_BITMAP(has_len, REDACT_CHECK_MAX_LEN + 1);
 	/* The last two bytes of the names: most strings end otherwise */
 	DECLARE_BITMAP(ends, 1 << 16);
+	/* And their first two: most ends of strings start otherwise */
+	DECLARE_BITMAP(starts, 1 << 16);
 	u64		components;
 	/* Names kept in the output as well */
 	u64		kept;
@@ -60,6 +62,11 @@ struct redact_check {
 static inline unsigned int redact_check__end(const char *end)
 {
 	return (u8)end[-2] << 8 | (u8)end[-1];
+}
+
+static inline unsigned int redact_check__start(const char *start)
+{
+	return (u8)start[0] << 8 | (u8)start[1];
 }
 
 static size_t redact_check__hash(long key, void *ctx __maybe_unused)
@@ -145,6 +152,7 @@ static int __redact_check__add(struct redact_check *check, const char *what, con
 		return -ENOMEM;
 	}
 	__set_bit(redact_check__end(n->name + key.len), check->ends);
+	__set_bit(redact_check__start(n->name), check->starts);
 	__set_bit(key.len, check->has_len);
 	return 0;
 }
@@ -184,7 +192,8 @@ static struct redact_check_name *redact_check__find(struct redact_check *check,
 	struct redact_check_key key = { .s = s, .len = len, };
 	struct redact_check_name *n;
 
-	if (len > REDACT_CHECK_MAX_LEN || !test_bit(len, check->has_len))
+	if (len > REDACT_CHECK_MAX_LEN || !test_bit(len, check->has_len) ||
+	    !test_bit(redact_check__start(s), check->starts))
 		return NULL;
 	return hashmap__find(check->names, &key, &n) && !n->kept ? n : NULL;
 }

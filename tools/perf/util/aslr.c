@@ -2827,6 +2827,15 @@ static int aslr__remap_sample_chains(struct aslr *aslr, struct aslr_sample_ctx *
 	return 0;
 }
 
+/* No registers, but not their cache: 512 bytes, never read without a mask */
+static void aslr__clear_regs(struct regs_dump *regs)
+{
+	regs->abi = 0;
+	regs->mask = 0;
+	regs->regs = NULL;
+	regs->cache_mask = 0;
+}
+
 /*
  * Leave out of @out what --aslr doesn't write (aslr__out_sample_type()),
  * counted; the raw data of a tracepoint rewritten in aslr->raw.
@@ -2840,11 +2849,8 @@ static int aslr__scrub_sample(struct aslr *aslr, struct aslr_sample_ctx *ctx __m
 
 	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_REGS_INTR))
 		aslr->regs_stripped++;
-	/* Not their register caches: 1 KiB a sample, never read without a mask */
-	out->user_regs.abi = out->intr_regs.abi = 0;
-	out->user_regs.mask = out->intr_regs.mask = 0;
-	out->user_regs.regs = out->intr_regs.regs = NULL;
-	out->user_regs.cache_mask = out->intr_regs.cache_mask = 0;
+	aslr__clear_regs(&out->user_regs);
+	aslr__clear_regs(&out->intr_regs);
 	memset(&out->user_stack, 0, sizeof(out->user_stack));
 	if (type & PERF_SAMPLE_PHYS_ADDR) {
 		out->phys_addr = 0;

@@ -101,16 +101,17 @@ submitter() {
 	SUBMITTER_NAME=$name SUBMITTER_EMAIL=$email SUBMITTER="$name <$email>"
 }
 
-# pristine_worktree DIR: a git worktree of the work tree at $BASE_TAG in
-# DIR (detached, clean), made once and reset on every later call.
+# pristine_worktree DIR [REPO TAG]: a git worktree of the work tree (or
+# REPO) at $BASE_TAG (or TAG) in DIR (detached, clean), made once and reset
+# on every later call.
 pristine_worktree() {
-	local dir=$1
+	local dir=$1 repo=${2:-$TREE} tag=${3:-$BASE_TAG}
 	if [ ! -e "$dir/.git" ]; then
-		git -C "$TREE" worktree prune
-		git -C "$TREE" worktree add -q --detach "$dir" "$BASE_TAG"
+		git -C "$repo" worktree prune
+		git -C "$repo" worktree add -q --detach "$dir" "$tag"
 	fi
 	git -C "$dir" am --abort > /dev/null 2>&1 || true
-	git -C "$dir" checkout -q -f --detach "$BASE_TAG"
+	git -C "$dir" checkout -q -f --detach "$tag"
 	git -C "$dir" clean -q -fdx
 }
 

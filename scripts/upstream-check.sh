@@ -26,20 +26,9 @@ fi
 dir=$BUILD/upstream
 pristine=$dir/pristine/linux-$UPSTREAM_KVER
 patched=$dir/patched/linux-$UPSTREAM_KVER
-# worktree DIR: a clean worktree of the upstream tree at its tag in DIR
-worktree() {
-	if [ ! -e "$1/.git" ]; then
-		git -C "$UPSTREAM_TREE" worktree prune
-		git -C "$UPSTREAM_TREE" worktree add -q --detach "$1" "$UPSTREAM_TAG"
-	fi
-	git -C "$1" am --abort > /dev/null 2>&1 || true
-	git -C "$1" checkout -q -f --detach "$UPSTREAM_TAG"
-	git -C "$1" clean -q -fdx
-}
-
 step "applying ${series#"$TOP"/} to linux $UPSTREAM_KVER with git am"
-worktree "$pristine"
-worktree "$patched"
+pristine_worktree "$pristine" "$UPSTREAM_TREE" "$UPSTREAM_TAG"
+pristine_worktree "$patched" "$UPSTREAM_TREE" "$UPSTREAM_TAG"
 mapfile -t patches < <(grep -v -e '^#' -e '^[[:space:]]*$' "$series")
 for p in "${patches[@]}"; do
 	git -C "$patched" -c user.name=upstream-check -c user.email=check@localhost \

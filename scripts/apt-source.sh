@@ -23,21 +23,16 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	[ -z "$security" ] || echo "deb-src [signed-by=$keyring] $security trixie-security main"
 } > "$apt/sources.list"
 
-opts=(-o "Dir::Etc::sourcelist=$apt/sources.list"
-      -o "Dir::Etc::sourceparts=$apt/sources.list.d"
-      -o "Dir::State::Lists=$apt/lists"
-      -o "Dir::Cache=$apt/cache"
-      -o "APT::Sandbox::User=root")
 info "apt-get update (private source lists in $apt)"
 # One suite may fail (an expired sid Release on a frozen mirror, say):
 # what counts is that one of them has the version.
-apt-get "${opts[@]}" -q update > "$apt/update.log" 2>&1 ||
+apt_private "$apt" apt-get -q update > "$apt/update.log" 2>&1 ||
 	info "apt-get update reported errors (see $apt/update.log); going on"
-versions=$(apt-cache "${opts[@]}" showsrc linux 2> /dev/null || true)
+versions=$(apt_private "$apt" apt-cache showsrc linux 2> /dev/null || true)
 grep -qx "Version: $DEB_VERSION" <<< "$versions" || {
 	grep -E '^(E|W):' "$apt/update.log" >&2 || true
 	die "no suite of $main has linux $DEB_VERSION: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"
 }
 cd "$dir"
-apt-get "${opts[@]}" -q source --download-only "linux=$DEB_VERSION" ||
+apt_private "$apt" apt-get -q source --download-only "linux=$DEB_VERSION" ||
 	die "apt-get source linux=$DEB_VERSION failed: give KERNEL_TARBALL=/path/to/$TARBALL_NAME"

@@ -62,6 +62,20 @@ debian_uris() {
 		"$({ grep -- '-security' <<< "$uris" || true; } | head -n 1)"
 }
 
+# apt_private APT CMD ARGS...: apt-get or apt-cache (CMD) with the private
+# configuration whose source list is APT/sources.list, its lists and cache
+# under APT as well (made here): the machine's own apt state is not touched.
+apt_private() {
+	local apt=$1 cmd=$2
+
+	shift 2
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources.list.d"
+	"$cmd" -o "Dir::Etc::sourcelist=$apt/sources.list" \
+	       -o "Dir::Etc::sourceparts=$apt/sources.list.d" \
+	       -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" \
+	       -o "APT::Sandbox::User=root" "$@"
+}
+
 step() { printf '\n==> %s\n' "$*"; }
 info() { printf '    %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -24,27 +24,23 @@ verify() {
 download() {
 	local apt=$BUILD/apt-upstream main have pkg=${UPSTREAM_DEB_NAME%%_*}
 	local version=${UPSTREAM_DEB_NAME#*_}
-	local opts=(-o "Dir::Etc::sourcelist=$apt/sources.list"
-		    -o "Dir::Etc::sourceparts=$apt/sources.list.d"
-		    -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
-		    -o "APT::Sandbox::User=root")
 
 	version=${version%_*}
 	main=$(debian_uris)
 	main=${main%%$'\n'*}
 	[ -n "$main" ] || { echo "skip: no Debian archive in /etc/apt, and no $UPSTREAM_DEB_NAME in $CACHE"; exit 2; }
-	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/sources.list.d"
+	mkdir -p "$apt"
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $main $UPSTREAM_DEB_SUITE main" \
 		> "$apt/sources.list"
 	info "apt-get update (private source lists in $apt)" >&2
-	apt-get "${opts[@]}" -q update > "$apt/update.log" 2>&1 ||
+	apt_private "$apt" apt-get -q update > "$apt/update.log" 2>&1 ||
 		info "apt-get update reported errors (see $apt/update.log); going on" >&2
-	have=$(apt-cache "${opts[@]}" madison "$pkg" 2> /dev/null | awk -F' *[|] *' '{ print $2 }')
+	have=$(apt_private "$apt" apt-cache madison "$pkg" 2> /dev/null | awk -F' *[|] *' '{ print $2 }')
 	if ! grep -qxF "$version" <<< "$have"; then
 		echo "skip: $UPSTREAM_DEB_SUITE has no $pkg $version (it keeps only the newest backport: ${have:-none}), and $CACHE has no $UPSTREAM_DEB_NAME"
 		exit 2
 	fi
-	(cd "$1" && apt-get "${opts[@]}" -q download "$pkg=$version" >&2) ||
+	(cd "$1" && apt_private "$apt" apt-get -q download "$pkg=$version" >&2) ||
 		die "apt-get download $pkg=$version failed (see above)"
 }
 

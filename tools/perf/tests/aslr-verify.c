@@ -394,6 +394,16 @@ static int test__aslr_verify_tracepoint(struct test_suite *test __maybe_unused,
 	/* Two fields of 4 bytes: numbers, even read as one value */
 	memcpy(raw + 32, &(u64){ PLANTED }, sizeof(u64));
 	TEST_ASSERT_VAL("two int fields found", event_hits(verify, evlist, &rec) == 0);
+	memset(raw + 32, 0, sizeof(u64));
+	/* A pid and the low half of the field after it: two values */
+	memcpy(raw + 4, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("common_pid and half of flags found",
+			event_hits(verify, evlist, &rec) == 0);
+	memset(raw + 4, 0, sizeof(u64));
+	/* Across two 8-byte fields: looked at all the same */
+	memcpy(raw + 12, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("halves of flags and value not looked at",
+			event_hits(verify, evlist, &rec) == 1);
 	ret = TEST_OK;
 out:
 	evlist__delete(evlist);

@@ -491,6 +491,33 @@ static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
 	       (pos + sizeof(u64) <= spans->raw_start || pos >= spans->raw_end);
 }
 
+/*
+ * Are the 8 bytes at @pos the end of one field and the start of the next,
+ * one of them a number (raw tracepoint data: a pid and the low half of the
+ * pfn after it make 0x1a2b_00005f3a)?  An address is in one field; that of
+ * an 8-byte field is looked at where the field starts.
+ */
+static bool spans__half_number(const struct aslr_verify_spans *spans, u32 pos)
+{
+	u32 end = pos + sizeof(u64);
+	int i, j;
+
+	for (i = 0; i < spans->nr; i++) {
+		const struct aslr_verify_span *a = &spans->span[i];
+
+		if (a->start > pos || a->end <= pos || a->end >= end)
+			continue;
+		for (j = 0; j < spans->nr; j++) {
+			const struct aslr_verify_span *b = &spans->span[j];
+
+			if (b->start == a->end && b->end >= end &&
+			    (a->kind == SPAN_NUMBER || b->kind == SPAN_NUMBER))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
 			      const char *what, struct aslr_verify_spans *spans,
 			      u32 pos, const char *how)
@@ -504,7 +531,8 @@ static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
 		spans->event = NULL;
 		aslr_verify__event_spans(verify, spans->evlist, event, spans);
 	}
-	if (spans && (pos & 7) && spans__straddle(spans, pos)) {
+	if (spans && (((pos & 7) && spans__straddle(spans, pos)) ||
+		      spans__half_number(spans, pos))) {
 		verify->straddles++;
 		return;
 	}
@@ -1450,7 +1478,7 @@ void aslr_verify__print_stats(const struct aslr_verify *verify)
 		 verify->nr_huge, verify->nr_far);
 	pr_debug("aslr: verified the output: values in that address space: %" PRIu64
 		 " in fields that hold numbers, %" PRIu64
-		 " across two 8-byte words of a record (values of no field), %" PRIu64
+		 " across two words or fields of a record (values of no field), %" PRIu64
 		 " of user space with their low 32 bits zero out of address fields, %" PRIu64
 		 " elsewhere; hexadecimal numbers in text: %" PRIu64 "\n",
 		 verify->numbers, verify->straddles, verify->pairs,

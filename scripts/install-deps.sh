@@ -25,6 +25,8 @@ packages=(
 	# tests: the leak checker reads perf record -z files with it; a 32-bit
 	# process is recorded where gcc -m32 builds one (x86)
 	python3-zstandard
+	# tests: perf record's side-band thread is watched with strace
+	strace
 )
 [ "$(dpkg --print-architecture)" != amd64 ] || packages+=(gcc-multilib)
 

@@ -169,7 +169,7 @@ build_and_record() {
 	fi || return 2	# the build: a static libc may be missing
 	cp "${dir}"/build/* "${dir}/run/"
 	perf record -q -N --buildid-all -e cpu-clock:u -c 100000 --call-graph fp \
-		-o "${dir}/perf.data" -- "${dir}/run/prog" 6000 \
+		-o "${dir}/perf.data" -- "${dir}/run/prog" 2000 \
 		> /dev/null 2>&1
 }
 

@@ -78,6 +78,7 @@ class Image:
         self.segs = load_phdrs(path)
         self.syms = load_syms(path)
         self.maps = []
+        self.names = {}
 
     def vaddr(self, ip):
         """The link-time address of ip; None if not in one of ours."""
@@ -94,11 +95,13 @@ class Image:
 
     def truth(self, ip):
         """Names of the function at ip; None if not in one of ours."""
-        vaddr = self.vaddr(ip)
-        if vaddr is None:
-            return None
-        names = {n for s, e, n in self.syms if s <= vaddr < e}
-        return names or None
+        if ip not in self.names:
+            vaddr = self.vaddr(ip)
+            names = None
+            if vaddr is not None:
+                names = {n for s, e, n in self.syms if s <= vaddr < e}
+            self.names[ip] = names or None
+        return self.names[ip]
 
 
 MMAP = re.compile(r'PERF_RECORD_MMAP2? .*\[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) '
@@ -118,13 +121,14 @@ def load_images(args):
 def add_mmap(images, line):
     """Note the mapping of an MMAP line of one of our images; False if
     line is no MMAP line."""
-    m = MMAP.search(line)
+    m = 'PERF_RECORD_MMAP' in line and MMAP.search(line)
     if not m:
         return False
     start, length = int(m.group(1), 16), int(m.group(2), 16)
     img = images.get(m.group(4))
     if img:
         img.maps.append((start, start + length, int(m.group(3), 0)))
+        img.names.clear()
     return True
 
 

@@ -119,6 +119,9 @@ if [ "$what" = check-all ]; then
 
 	part "packagers: the series on Debian's linux $DEB_VERSION tree"
 	check "check-debian: the series applies to Debian's tree at fuzz 0 and perf builds" "$TOP/scripts/check-debian.sh"
+
+	part "perf's maintainers: the fixes exported for linux $UPSTREAM_KVER"
+	check "upstream: upstream/$UPSTREAM_SERIES applies to linux $UPSTREAM_KVER with git am, perf builds, each test fails with pristine perf $UPSTREAM_KVER and passes with the fixes" "$TOP/scripts/upstream-check.sh"
 fi
 part_end
 

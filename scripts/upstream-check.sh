@@ -34,7 +34,6 @@ dir=$BUILD/upstream
 pristine=$dir/pristine/linux-$UPSTREAM_KVER
 patched=$dir/patched/linux-$UPSTREAM_KVER
 step "applying ${series#"$TOP"/} to linux $UPSTREAM_KVER with git am"
-pristine_worktree "$pristine" "$UPSTREAM_TREE" "$UPSTREAM_TAG"
 pristine_worktree "$patched" "$UPSTREAM_TREE" "$UPSTREAM_TAG"
 mapfile -t patches < <(grep -v -e '^#' -e '^[[:space:]]*$' "$series")
 for p in "${patches[@]}"; do
@@ -70,6 +69,7 @@ for t in "${tests[@]}"; do
 	[ -n "$(recorded "$(pristine_key "$t")")" ] || need_pristine=1
 done
 if [ -n "${need_pristine:-}" ]; then
+	pristine_worktree "$pristine" "$UPSTREAM_TREE" "$UPSTREAM_TAG"
 	"$TOP/scripts/build-perf.sh" "$pristine" "$dir/pristine/perf" NO_RUST=1
 fi
 for t in "${tests[@]}"; do

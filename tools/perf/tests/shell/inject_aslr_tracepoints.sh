@@ -141,9 +141,10 @@ check_moved() {
 # The processes of the recording $1 with a mapping below 4 GiB (a non-PIE
 # executable), one pid a line.
 low_pids() {
+	local low='PERF_RECORD_MMAP2* \([0-9]*\)\/[0-9]*: \[0x[0-9a-f]\{1,8\}('
+
 	perf script -i "$1" --show-mmap-events -F pid 2> /dev/null |
-		sed -n 's/.*PERF_RECORD_MMAP2* \([0-9]*\)\/[0-9]*: \[0x\([0-9a-f]\{1,8\}\)(.*/\1/p' |
-		sort -u
+		sed -n "s/.*${low}.*/\\1/p" | sort -u
 }
 
 # The samples of $1, their addresses masked, but for the processes in the

@@ -400,9 +400,14 @@ static int test__aslr_verify_tracepoint(struct test_suite *test __maybe_unused,
 	TEST_ASSERT_VAL("common_pid and half of flags found",
 			event_hits(verify, evlist, &rec) == 0);
 	memset(raw + 4, 0, sizeof(u64));
-	/* Across two 8-byte fields: looked at all the same */
+	/* Halves of two 8-byte fields: two values */
 	memcpy(raw + 12, &(u64){ PLANTED }, sizeof(u64));
-	TEST_ASSERT_VAL("halves of flags and value not looked at",
+	TEST_ASSERT_VAL("halves of flags and value found",
+			event_hits(verify, evlist, &rec) == 0);
+	memset(raw + 12, 0, sizeof(u64));
+	/* Past the last field, in data of no field: looked at */
+	memcpy(raw + 36, &(u64){ PLANTED }, sizeof(u64));
+	TEST_ASSERT_VAL("half of prio and what follows not looked at",
 			event_hits(verify, evlist, &rec) == 1);
 	ret = TEST_OK;
 out:

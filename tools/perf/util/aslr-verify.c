@@ -493,11 +493,13 @@ static bool spans__straddle(const struct aslr_verify_spans *spans, u32 pos)
 
 /*
  * Are the 8 bytes at @pos the end of one field and the start of the next,
- * one of them a number (raw tracepoint data: a pid and the low half of the
- * pfn after it make 0x1a2b_00005f3a)?  An address is in one field; that of
- * an 8-byte field is looked at where the field starts.
+ * from past the start of the first or with a number in one of them?  An
+ * address is in one field, that of an 8-byte field looked at where the field
+ * starts: in raw tracepoint data a pid and the low half of the pfn after it
+ * make 0x1a2b_00005f3a, the high half of a call site and the low half of the
+ * pointer after it 0x7f50_fe000000.
  */
-static bool spans__half_number(const struct aslr_verify_spans *spans, u32 pos)
+static bool spans__across_fields(const struct aslr_verify_spans *spans, u32 pos)
 {
 	u32 end = pos + sizeof(u64);
 	int i, j;
@@ -511,7 +513,7 @@ static bool spans__half_number(const struct aslr_verify_spans *spans, u32 pos)
 			const struct aslr_verify_span *b = &spans->span[j];
 
 			if (b->start == a->end && b->end >= end &&
-			    (a->kind == SPAN_NUMBER || b->kind == SPAN_NUMBER))
+			    (a->start < pos || a->kind == SPAN_NUMBER || b->kind == SPAN_NUMBER))
 				return true;
 		}
 	}
@@ -532,7 +534,7 @@ static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
 		aslr_verify__event_spans(verify, spans->evlist, event, spans);
 	}
 	if (spans && (((pos & 7) && spans__straddle(spans, pos)) ||
-		      spans__half_number(spans, pos))) {
+		      spans__across_fields(spans, pos))) {
 		verify->straddles++;
 		return;
 	}

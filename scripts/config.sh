@@ -186,6 +186,22 @@ fuzz_harnesses() {
 	grep -v -e '^#' -e '^[[:space:]]*$' "$TOP/fuzz/harnesses"
 }
 
+# Records of checks that passed (scripts/*-verified, written by the check
+# only), for make check-all to skip what was checked before as it is now.
+# verified_key WORD...: a hash of the words and of what a build or a test
+# run also depends on here: the compiler, the kernel, the features perf's
+# build found (the libraries installed).
+verified_key() {
+	{
+		printf '%s\n' "$@"
+		gcc --version | head -n 1
+		uname -r
+		grep -F '[ on  ]' "$BUILD/perf.features.txt" 2> /dev/null || true
+	} | sha256sum | cut -c1-16
+}
+# is_verified FILE KEY: FILE has a line for KEY.
+is_verified() { [ -f "$1" ] && grep -q "^$2 " "$1"; }
+
 # BASE=$UPSTREAM_SERIES: the scripts of the mail step (mail, topics,
 # roundtrip) take the fixes exported for that tree, upstream/$UPSTREAM_SERIES,
 # with the cover letters of Documentation/covers-$UPSTREAM_SERIES/.  BASE=$KVER

@@ -8,8 +8,12 @@
 #                    it implies NO_LIBDW_DWARF_UNWIND=1)
 #   nolibtraceevent  NO_LIBTRACEEVENT=1
 #   nolibpython      NO_LIBPYTHON=1
-#   extra-builds.sh [VARIANT ...]    (default: all four)
+#   extra-builds.sh [changed] [VARIANT ...]    (default: all four)
 # One line per variant with its build time; exit 1 if any fails.
+# scripts/extra-builds-verified, written by this script only, holds the
+# variants that built from the work tree as it is (its git tree, clean),
+# each under a key of the tree, the variant and this script (verified_key);
+# "changed" (make check-all) builds only the variants it doesn't hold.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
@@ -27,13 +31,25 @@ declare -A off=(
 	[nolibtraceevent]=libtraceevent
 	[nolibpython]=libpython
 )
+mode=full
+[ "${1:-}" != changed ] || { mode=changed; shift; }
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(nolibelf nodwarf nolibtraceevent nolibpython)
 
 [ -f "$TREE/tools/perf/Makefile.perf" ] || die "$TREE: no work tree, run make -f Makefile.series apply"
-summary=() fail=0
+record=$TOP/scripts/extra-builds-verified
+tree_hash=
+[ -n "$(git -C "$TREE" status --porcelain -- tools)" ] ||
+	tree_hash=$(git -C "$TREE" rev-parse "HEAD^{tree}")
+summary=() fail=0 passed=()
 for v in "${variants[@]}"; do
 	[ -n "${vars[$v]:-}" ] || die "unknown variant $v (known: ${!vars[*]})"
+	key=$(verified_key "$tree_hash" "${vars[$v]}" "$(cat "$0")")
+	if [ -n "$tree_hash" ] && [ "$mode" = changed ] && is_verified "$record" "$key"; then
+		summary+=("PASS  perf-$v (${vars[$v]}): built before from this tree (${record#"$TOP"/})")
+		passed+=("$key $v")
+		continue
+	fi
 	start=$(date +%s)
 	ok=0
 	"$TOP/scripts/build-perf.sh" "$TREE" "$BUILD/perf-$v" "${vars[$v]}" || ok=$?
@@ -47,11 +63,22 @@ for v in "${variants[@]}"; do
 			continue
 		fi
 		summary+=("PASS  perf-$v (${vars[$v]}): $took")
+		passed+=("$key $v")
 	else
 		summary+=("FAIL  perf-$v (${vars[$v]}): $took, log: $BUILD/perf-$v.build.log")
 		fail=1
 	fi
 done
+# The record: the variants that built from this tree (none if it isn't clean).
+if [ -n "$tree_hash" ]; then
+	{
+		echo "# The perf builds of scripts/extra-builds.sh that passed, the latest"
+		echo "# first (written by it only): KEY VARIANT."
+		[ ${#passed[@]} = 0 ] || printf '%s\n' "${passed[@]}"
+		[ ! -f "$record" ] || grep -v '^#' "$record" || true
+	} | awk '/^#/ || !seen[$1]++' | head -n 10 > "$record.tmp"
+	mv "$record.tmp" "$record"
+fi
 echo
 printf '%s\n' "${summary[@]}"
 [ "$fail" = 0 ]

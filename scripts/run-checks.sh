@@ -107,7 +107,7 @@ if [ "$what" = check-all ]; then
 		env FUZZ_SECONDS="${CHECK_FUZZ_SECONDS:-60}" FUZZ_SKIP_PERF=1 "$TOP/scripts/fuzz.sh"
 
 	part "extra builds: the perf configurations maintainers build before merging"
-	check "extra-builds: perf builds with NO_LIBELF=1, NO_DWARF=1, NO_LIBTRACEEVENT=1, NO_LIBPYTHON=1 (-Werror)" "$TOP/scripts/extra-builds.sh"
+	check "extra-builds: perf builds with NO_LIBELF=1, NO_DWARF=1, NO_LIBTRACEEVENT=1, NO_LIBPYTHON=1 (-Werror)" "$TOP/scripts/extra-builds.sh" changed
 
 	part "bisectability: the patches scripts/bisect-verified does not hold"
 	check "bisect: perf builds after every patch, the series' tests pass at the end of each group that adds or changes them" \
@@ -121,7 +121,7 @@ if [ "$what" = check-all ]; then
 	check "check-debian: the series applies to Debian's tree at fuzz 0 and perf builds" "$TOP/scripts/check-debian.sh"
 
 	part "perf's maintainers: the fixes exported for linux $UPSTREAM_KVER"
-	check "upstream: upstream/$UPSTREAM_SERIES applies to linux $UPSTREAM_KVER with git am, perf builds, each test fails with pristine perf $UPSTREAM_KVER and passes with the fixes" "$TOP/scripts/upstream-check.sh"
+	check "upstream: upstream/$UPSTREAM_SERIES applies to linux $UPSTREAM_KVER with git am, perf builds, each test fails with pristine perf $UPSTREAM_KVER and passes with the fixes" "$TOP/scripts/upstream-check.sh" changed
 fi
 part_end
 

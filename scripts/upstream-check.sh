@@ -16,12 +16,24 @@
 # the perf built) and the status.  Pristine perf is built and run only for
 # the tests whose key is not there: a CI run of an export whose tests were
 # run here builds the patched perf alone.
+#
+# scripts/upstream-verified, written by this script only, holds the key
+# of the export that last passed (the package, the patches, this script:
+# verified_key); "upstream-check.sh changed" (make check-all) says so and
+# checks nothing if it is the export as it is.
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=config.sh
 . "$(dirname "$0")/config.sh"
 
 series=$UPSTREAM_PATCHES/series
 [ -f "$series" ] || die "no ${series#"$TOP"/}: run scripts/export-upstream.sh"
+verified=$TOP/scripts/upstream-verified
+export_key=$(verified_key "$UPSTREAM_DEB_SHA256" "$(cat "$0")" \
+	"$(cd "$UPSTREAM_PATCHES" && cat series ./*.patch | sha256sum)")
+if [ "${1:-}" = changed ] && is_verified "$verified" "$export_key"; then
+	echo "PASS  ${UPSTREAM_PATCHES#"$TOP"/} as it is passed before ($(cut -d' ' -f2- < "$verified" | grep -v '^#'))"
+	exit 0
+fi
 rc=0
 "$(dirname "$0")/prepare-upstream-tree.sh" > "$BUILD/upstream-tree.log" 2>&1 || rc=$?
 if [ "$rc" = 2 ]; then
@@ -98,4 +110,8 @@ for t in "${tests[@]}"; do
 	fi
 done
 echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+[ "$failed" = 0 ] || exit 1
+{
+	echo "# The export that scripts/upstream-check.sh last passed (written by it only)"
+	echo "$export_key $passed tests on $(date -u +%F)"
+} > "$verified"

@@ -39,7 +39,8 @@ trap trap_cleanup EXIT TERM INT
 # holds the --feature-word value and, as HOSTNAME is 68 bytes long, does
 # not start 8-byte aligned.  With --tp-hole, the event is a tracepoint
 # whose format (in the TRACING_DATA feature) leaves 4 bytes in no field,
-# holding that value in the SAMPLE.  Prints the file offsets of the words.
+# holding that value in the SAMPLE; --tp-at OFF VAL writes VAL at OFF of
+# its raw data.  Prints the file offsets of the words.
 cat > "${mkdata}" <<'EOF'
 import struct
 import sys
@@ -50,6 +51,7 @@ endian = '<'
 host = 'aslr-test'
 maps, kmaps, words, fwords, owords = [], [], [], [], []
 hole = None
+tp_at = []
 while args:
     opt = args.pop(0)
     if opt == '--be':
@@ -59,6 +61,10 @@ while args:
         host = args.pop(0)
         continue
     val = int(args.pop(0), 0)
+    if opt == '--tp-at':
+        tp_at.append((val, int(args.pop(0), 0)))
+        hole = hole or 0
+        continue
     if opt == '--map':
         maps.append((val, int(args.pop(0), 0)))
     elif opt == '--kmap':
@@ -106,10 +112,13 @@ if hole is None:
     data += record(9, 2, pk('QIIQQ', 0x2000, 1234, 1234, 1000, len(words)) +
                    b''.join(pk('Q', w) for w in words))
 else:
-    # common fields, __syscall_nr, the hole, an argument, the padding
+    # common fields, __syscall_nr, the hole, two arguments, the padding
     print('hole', sample + 28 + 12)
-    data += record(9, 2, pk('QIII', 0x2000, 1234, 1234, 28) +
-                   pk('HBBiiIQI', 42, 0, 0, 1234, 9, hole, 0, 0))
+    raw = bytearray(pk('HBBiiIQQI', 42, 0, 0, 1234, 9, hole, 0, 0, 0))
+    for off, val in tp_at:
+        print('at', off, sample + 28 + off)
+        raw[off:off + 8] = pk('Q', val)
+    data += record(9, 2, pk('QIII', 0x2000, 1234, 1234, len(raw)) + raw)
 for i in range(len(words)):
     print('word', i, sample + 40 + 8 * i)
 for w in owords:
@@ -121,7 +130,8 @@ tracing = ''.join(FIELD.format(*f) for f in (
     ('unsigned char common_preempt_count', 3, 1), ('int common_pid', 4, 4)))
 tracing = ('name: sys_enter_test\nID: 42\nformat:\n' + tracing + '\n' +
            FIELD.format('int __syscall_nr', 8, 4) +
-           FIELD.format('unsigned long arg', 16, 8) + '\nprint fmt: ""\n')
+           FIELD.format('unsigned long arg', 16, 8) +
+           FIELD.format('unsigned long arg2', 24, 8) + '\nprint fmt: ""\n')
 # (feature bit, contents), in the order of the bits
 feats = [(1, tracing.encode())] if hole is not None else []
 feats += [(3, pk('I', 64) + host.encode().ljust(64, b'\0')),
@@ -258,6 +268,20 @@ test_planted() {
   grep -q "^1 leak(s) " "${log}" || fail "more than the planted hole hit"
   grep -q "in no field of sys_enter_test (raw data +0xc)" "${log}" ||
     fail "hole not named"
+
+  # an address at the start of a tracepoint field; across two fields, the
+  # halves of two values (the high half of one and the low half of the
+  # next make the address by chance), no value
+  $PYTHON "${mkdata}" "${tmpdir}/tp.data" --map 0x100000000000 0x10000 \
+    --tp-at 16 "${addr}" > "${tmpdir}/offs"
+  want=$(awk '$1 == "at" { printf "0x%08x\n", $3 }' "${tmpdir}/offs")
+  expect 1 "${orig}" "${tmpdir}/tp.data" || fail "address in a tracepoint field"
+  off=$(first_hit)
+  [ "${off}" = "${want}" ] || fail "field hit at ${off}, planted at ${want}"
+  grep -q "^1 leak(s) " "${log}" || fail "more than the planted field hit"
+  $PYTHON "${mkdata}" "${tmpdir}/tp.data" --map 0x100000000000 0x10000 \
+    --tp-at 20 "${addr}" > /dev/null
+  expect 0 "${orig}" "${tmpdir}/tp.data" || fail "across two tracepoint fields"
 
   # an address written as text
   $PYTHON "${mkdata}" "${tmpdir}/text.data" --map 0x100000000000 0x10000 \

@@ -272,7 +272,8 @@ class Ranges:
 
 
 class TpFormat:  # pylint: disable=too-few-public-methods
-    """The bytes of a tracepoint's raw data that no field holds."""
+    """The bytes of a tracepoint's raw data that no field holds, and the
+    8 bytes that are the end of one field and the start of the next."""
 
     def __init__(self, name, fields, long_size):
         self.name = name
@@ -289,6 +290,15 @@ class TpFormat:  # pylint: disable=too-few-public-methods
             if decl.startswith(b'__data_loc') or decl.startswith(b'__rel_loc'):
                 self.dynamic.append((offset, decl.startswith(b'__rel_loc')))
         self.fixed_end = pos
+        # Halves of two values (the high half of a call site and the low
+        # half of the pointer after it), no value: an address is in one
+        # field, read where the field starts.
+        self.across = []
+        spans = sorted((offset, offset + size) for _, offset, size in fields)
+        for (start, end), (nstart, nend) in zip(spans, spans[1:]):
+            if nstart == end:
+                self.across += [pos for pos in range(start + 1, end)
+                                if end < pos + 8 <= nend]
 
     def stale(self, raw, endian):
         """The ranges of raw (the raw data) in no field that are not zero."""
@@ -873,6 +883,7 @@ class Auditor:
         self.out_ranges = Ranges([m for m in out.maps
                                   if (m.start, m.end) not in orig_keys])
         self.hits = {}
+        self.across = set()
 
     def is_leak(self, value):
         """Is value an original address that is not excused?"""
@@ -888,7 +899,8 @@ class Auditor:
 
     def check(self, offset, value, how, length=8):
         """Record a hit unless excused or already known."""
-        if offset in self.hits or not self.is_leak(value):
+        if offset in self.hits or offset in self.across or \
+           not self.is_leak(value):
             return
         if self.out.is_opaque(offset, length):
             return
@@ -968,6 +980,7 @@ class Auditor:
     def scan(self):
         """Scan all of the bytes of OUT."""
         self.hits = {}
+        self.across = self.fields_across()
         size = len(self.out.buf)
         # A region that does not start 8-byte aligned (records after a
         # feature record of odd size in pipe mode, build-id entries) is
@@ -986,6 +999,19 @@ class Auditor:
         self.scan_text()
         self.scan_tp_holes()
         return sorted(self.hits.items())
+
+    def fields_across(self):
+        """The file offsets of the words of tracepoint raw data across two
+        fields (TpFormat.across)."""
+        across = set()
+        formats = tp_formats(self.out.tracing)
+        for offset, size in self.out.samples if formats else ():
+            tp_id, raw, raw_offset = self.out.raw_data(offset, size)
+            fmt = formats.get(tp_id)
+            if fmt:
+                across.update(raw_offset + pos for pos in fmt.across
+                              if pos + 8 <= len(raw))
+        return across
 
     def scan_tp_holes(self):
         """Check that the bytes of tracepoint raw data in no field are 0."""

@@ -31,7 +31,7 @@ verified=$TOP/scripts/upstream-verified
 export_key=$(verified_key "$UPSTREAM_DEB_SHA256" "$(cat "$0")" \
 	"$(cd "$UPSTREAM_PATCHES" && cat series ./*.patch | sha256sum)")
 if [ "${1:-}" = changed ] && is_verified "$verified" "$export_key"; then
-	echo "PASS  ${UPSTREAM_PATCHES#"$TOP"/} as it is passed before ($(cut -d' ' -f2- < "$verified" | grep -v '^#'))"
+	echo "PASS  ${UPSTREAM_PATCHES#"$TOP"/} as it is: passed here before ($(grep -v '^#' "$verified" | cut -d' ' -f2-))"
 	exit 0
 fi
 rc=0

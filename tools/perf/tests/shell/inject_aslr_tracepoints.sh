@@ -139,12 +139,19 @@ check_moved() {
 # perf script of the tracepoint fields, hexadecimal numbers (addresses,
 # pointers, stand-ins) masked.
 # The processes of the recording $1 with a mapping below 4 GiB (a non-PIE
-# executable), one pid a line.
+# executable), and their children (which have it until they exec), one
+# pid a line.
 low_pids() {
-	local low='PERF_RECORD_MMAP2* \([0-9]*\)\/[0-9]*: \[0x[0-9a-f]\{1,8\}('
-
-	perf script -i "$1" --show-mmap-events -F pid 2> /dev/null |
-		sed -n "s/.*${low}.*/\\1/p" | sort -u
+	perf script -i "$1" --show-mmap-events --show-task-events -F pid 2> /dev/null |
+		awk '/PERF_RECORD_MMAP/ {
+			s = $0; sub(/.*PERF_RECORD_MMAP2? /, "", s); split(s, a, "/")
+			if (match(s, /\[0x[0-9a-f]+\(/) && RLENGTH - 4 <= 8) low[a[1]] = 1
+		     }
+		     /PERF_RECORD_FORK\(/ {
+			s = $0; sub(/.*PERF_RECORD_FORK\(/, "", s); split(s, a, /[:()]+/)
+			if (a[3] in low) low[a[1]] = 1
+		     }
+		     END { for (p in low) print p }' | sort -u
 }
 
 # The samples of $1, their addresses masked, but for the processes in the

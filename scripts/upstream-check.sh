@@ -12,10 +12,10 @@
 #
 # scripts/upstream-pristine, written by this script only, holds the exit
 # status of each test with pristine perf: a key (the package's sha256, the
-# test and the lib/ it sources, this kernel's release and the features of
-# the perf built) and the status.  Pristine perf is built and run only for
-# the tests whose key is not there: a CI run of an export whose tests were
-# run here builds the patched perf alone.
+# test and the lib/ it sources, the features of the perf built) and the
+# status.  Pristine perf is built and run only for the tests whose key is
+# not there: a CI run of an export whose tests were run here builds the
+# patched perf alone.
 #
 # scripts/upstream-verified, written by this script only, holds the key
 # of the export that last passed (the package, the patches, this script:
@@ -60,7 +60,7 @@ record=$TOP/scripts/upstream-pristine
 # pristine_key TEST: what the exit of TEST with pristine perf depends on.
 pristine_key() {
 	{
-		echo "$UPSTREAM_DEB_SHA256 $(uname -r)"
+		echo "$UPSTREAM_DEB_SHA256"
 		"$dir/patched/perf/perf" version --build-options | grep -F '[ on  ]'
 		cat "$patched/tools/perf/tests/shell/$1"
 		git -C "$patched" rev-parse HEAD:tools/perf/tests/shell/lib

@@ -19,8 +19,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 step "exporting $BASE_TAG..$SERIES_BRANCH to patches/"
+# --abbrev=9: index lines as long in a fresh repository as in a packed one
 "${git[@]}" format-patch -q --zero-commit --no-signature --no-numbered \
-	--no-renames --stat=72 --filename-max-length=100 -o "$tmp" "$BASE_TAG..$SERIES_BRANCH" > /dev/null
+	--abbrev=9 --no-renames --stat=72 --filename-max-length=100 -o "$tmp" "$BASE_TAG..$SERIES_BRANCH" > /dev/null
 
 # DEP-3 (Debian's patch tagging guidelines) for packagers: Forwarded: and
 # Last-Update: as two more mail headers, after From:, Date: and Subject:,

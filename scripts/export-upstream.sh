@@ -20,8 +20,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 step "exporting $UPSTREAM_TAG..$UPSTREAM_BRANCH to ${UPSTREAM_PATCHES#"$TOP"/}/"
+# --abbrev=9: index lines as long in a fresh repository as in a packed one
 "${git[@]}" format-patch -q --zero-commit --no-signature --no-numbered \
-	--no-renames --stat=72 --filename-max-length=100 -o "$tmp" \
+	--abbrev=9 --no-renames --stat=72 --filename-max-length=100 -o "$tmp" \
 	"$UPSTREAM_TAG..$UPSTREAM_BRANCH" > /dev/null
 
 {

@@ -6,11 +6,12 @@ debug_images.py SCRIPT_OUTPUT RECORDED_PATH=UNSTRIPPED_FILE...
 
 SCRIPT_OUTPUT is 'perf script --show-mmap-events -F comm,ip,sym,dso' with
 frame-pointer callchains.  Every frame (sample IP and callchain entry) that
-falls in a mapping of RECORDED_PATH is translated to a link-time address of
-UNSTRIPPED_FILE with its program headers (runtime file offset -> p_vaddr)
-and looked up in its 'nm' symbols: the frame is right when perf printed one
-of the names at that address.  Frames whose address is in no sized function
-symbol (PLT stubs, padding) are not counted.
+falls in a mapping of RECORDED_PATH, whatever DSO perf printed for it, is
+translated to a link-time address of UNSTRIPPED_FILE with its program
+headers (runtime file offset -> p_vaddr) and looked up in its 'nm' symbols:
+the frame is right when perf printed RECORDED_PATH and one of the names at
+that address.  Frames whose address is in no sized function symbol (PLT
+stubs, padding) are not counted.
 
 Prints one line: RIGHT TOTAL HOT50 HOT30 HOT20 CHAINS, where HOTnn are the
 sample counts perf attributed to hotNN and CHAINS the number of samples in
@@ -205,14 +206,16 @@ def main():
             ip, sym, dso = int(m.group(1), 16), m.group(2), m.group(3)
             sym = re.sub(r'\+0x[0-9a-f]+$', '', sym)
             frames.append(sym)
-            img = images.get(dso)
-            if not img:
-                continue
-            names = img.truth(ip)
-            if names is None:
+            # The image by the address, not by the DSO perf printed: a
+            # frame perf put in another DSO is a wrong one.
+            for recorded, img in images.items():
+                names = img.truth(ip)
+                if names is not None:
+                    break
+            else:
                 continue
             total += 1
-            if sym in names:
+            if dso == recorded and sym in names:
                 right += 1
     sample_done()
     print(right, total, hot['hot50'], hot['hot30'], hot['hot20'], chains)

@@ -206,6 +206,9 @@ def main():
             ip, sym, dso = int(m.group(1), 16), m.group(2), m.group(3)
             sym = re.sub(r'\+0x[0-9a-f]+$', '', sym)
             frames.append(sym)
+            # An inlined function perf adds to a frame: its frame is counted.
+            if dso == 'inlined':
+                continue
             # The image by the address, not by the DSO perf printed: a
             # frame perf put in another DSO is a wrong one.
             for recorded, img in images.items():

@@ -126,6 +126,58 @@ static int test__aslr_verify_words(struct test_suite *test __maybe_unused,
 	return TEST_OK;
 }
 
+/* Found or not at @val, alone in a record of no known field. */
+static bool found_at(struct aslr_verify *verify, u64 val)
+{
+	u64 buf[2] = { val, 0 };
+
+	return hits_of(verify, -1, buf, sizeof(buf)) > 0;
+}
+
+#define MANY_BASE	0x550000000000ULL
+#define MANY_STEP	0x100000ULL
+#define MANY_LEN	0x10000ULL
+#define MANY_NR		4099
+
+/*
+ * Mappings added in no order, thousands of them as a system wide profile of
+ * processes that come and go has: each is found as soon as it is added, and
+ * the gaps between them never.
+ */
+static int test__aslr_verify_many(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	struct aslr_verify *verify = aslr_verify__new();
+	u64 i, j;
+
+	TEST_ASSERT_VAL("new", verify);
+	for (i = 0; i < MANY_NR; i++) {
+		/* 1031 is prime to MANY_NR: each slot once, out of order. */
+		u64 start = MANY_BASE + (i * 1031 % MANY_NR) * MANY_STEP;
+
+		TEST_ASSERT_VAL("add", !aslr_verify__add_range(verify, start, MANY_LEN));
+		if (i % 97 && i != MANY_NR - 1)
+			continue;
+		for (j = 0; j <= i; j += 1 + j / 8) {
+			start = MANY_BASE + (j * 1031 % MANY_NR) * MANY_STEP;
+			TEST_ASSERT_VAL("mapping not found", found_at(verify, start + MANY_LEN / 2));
+			TEST_ASSERT_VAL("gap found", !found_at(verify, start + MANY_LEN));
+			TEST_ASSERT_VAL("gap found", !found_at(verify, start - 1));
+		}
+	}
+	/* One across many of them: the gaps it covers are in. */
+	TEST_ASSERT_VAL("add", !aslr_verify__add_range(verify, MANY_BASE + MANY_STEP * 10,
+							MANY_STEP * 20));
+	for (j = 0; j < 40; j++) {
+		u64 gap = MANY_BASE + j * MANY_STEP + MANY_LEN * 2;
+
+		TEST_ASSERT_VAL("covered gap",
+				found_at(verify, gap) == (j >= 10 && j < 30));
+	}
+	aslr_verify__delete(verify);
+	return TEST_OK;
+}
+
 static int test__aslr_verify_text(struct test_suite *test __maybe_unused,
 				  int subtest __maybe_unused)
 {
@@ -480,6 +532,7 @@ static int test__aslr_verify_objects(struct test_suite *test __maybe_unused,
 
 static struct test_case tests__aslr_verify[] = {
 	TEST_CASE("Every word at every 4-byte offset", aslr_verify_words),
+	TEST_CASE("Thousands of mappings in no order", aslr_verify_many),
 	TEST_CASE("Numbers written as text", aslr_verify_text),
 	TEST_CASE("Fields of records and features", aslr_verify_records),
 #ifdef HAVE_LIBTRACEEVENT

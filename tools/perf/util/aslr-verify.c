@@ -86,6 +86,12 @@ struct aslr_verify_range {
 	u64	end;
 };
 
+struct aslr_verify_ranges {
+	struct aslr_verify_range *range;
+	size_t			nr;
+	size_t			alloc;
+};
+
 /*
  * Bytes of a record: a field that holds a number is not looked at, one that
  * holds addresses is, whatever their value (elements of 8 or 4 bytes).
@@ -138,10 +144,13 @@ struct aslr_verify_chunk {
 };
 
 struct aslr_verify {
-	/* Sorted, not overlapping, and those not sorted in yet. */
-	struct aslr_verify_range *ranges;
-	size_t			nr_ranges;
-	size_t			alloc_ranges;
+	/*
+	 * The address space of the input: two sorted sets of ranges that
+	 * don't overlap, the recent one kept small, and those not sorted in
+	 * yet.
+	 */
+	struct aslr_verify_ranges ranges;
+	struct aslr_verify_ranges recent;
 	struct aslr_verify_range pending[ASLR_VERIFY_PENDING];
 	int			nr_pending;
 	u64			lowest;
@@ -233,7 +242,8 @@ void aslr_verify__delete(struct aslr_verify *verify)
 		free(cur->pvalue);
 	hashmap__free(verify->tps);
 	free(verify->attrs);
-	free(verify->ranges);
+	free(verify->ranges.range);
+	free(verify->recent.range);
 	free(verify->header);
 	free(verify);
 }
@@ -245,38 +255,84 @@ static int aslr_verify__range_cmp(const void *a, const void *b)
 	return ra->start < rb->start ? -1 : ra->start > rb->start;
 }
 
-/* Sort the pending ranges in, merging what overlaps. */
+/* Merge the @nr sorted ranges at @src into @dst, joining what overlaps. */
+static int aslr_verify_ranges__merge(struct aslr_verify_ranges *dst,
+				     const struct aslr_verify_range *src, size_t nr)
+{
+	size_t i = dst->nr, j = nr, k = dst->nr + nr, n = 0;
+	struct aslr_verify_range *r = dst->range;
+
+	if (k > dst->alloc) {
+		size_t alloc = max(k, dst->alloc * 2);
+
+		r = realloc(r, alloc * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		dst->range = r;
+		dst->alloc = alloc;
+	}
+	/* From the end, into the room after @dst's own. */
+	while (j) {
+		if (i && r[i - 1].start > src[j - 1].start)
+			r[--k] = r[--i];
+		else
+			r[--k] = src[--j];
+	}
+	for (i = 0; i < dst->nr + nr; i++) {
+		if (n && r[i].start <= r[n - 1].end) {
+			r[n - 1].end = max(r[n - 1].end, r[i].end);
+			continue;
+		}
+		r[n++] = r[i];
+	}
+	dst->nr = n;
+	return 0;
+}
+
+/*
+ * Sort the pending ranges into the recent ones, and those into the others
+ * once they are more than the square root of 64 times as many: each range
+ * is copied about 2 * sqrt(n / 64) times as n of them are added, where
+ * sorting all of them again would take n log n for every 64.
+ */
 static int aslr_verify__sort(struct aslr_verify *verify)
 {
-	size_t nr = verify->nr_ranges + verify->nr_pending, i, n = 0;
-	struct aslr_verify_range *ranges = verify->ranges;
+	struct aslr_verify_ranges *recent = &verify->recent;
 
 	if (!verify->nr_pending)
 		return 0;
-	if (nr > verify->alloc_ranges) {
-		size_t alloc = max(nr, verify->alloc_ranges * 2);
-
-		ranges = realloc(ranges, alloc * sizeof(*ranges));
-		if (!ranges) {
-			verify->enomem = true;
-			return -ENOMEM;
-		}
-		verify->ranges = ranges;
-		verify->alloc_ranges = alloc;
-	}
-	memcpy(ranges + verify->nr_ranges, verify->pending,
-	       verify->nr_pending * sizeof(*ranges));
-	qsort(ranges, nr, sizeof(*ranges), aslr_verify__range_cmp);
-	for (i = 0; i < nr; i++) {
-		if (n && ranges[i].start <= ranges[n - 1].end) {
-			ranges[n - 1].end = max(ranges[n - 1].end, ranges[i].end);
-			continue;
-		}
-		ranges[n++] = ranges[i];
-	}
-	verify->nr_ranges = n;
+	qsort(verify->pending, verify->nr_pending, sizeof(verify->pending[0]),
+	      aslr_verify__range_cmp);
+	if (aslr_verify_ranges__merge(recent, verify->pending, verify->nr_pending))
+		goto out_enomem;
 	verify->nr_pending = 0;
+	if (recent->nr > ASLR_VERIFY_PENDING &&
+	    recent->nr * recent->nr > ASLR_VERIFY_PENDING * verify->ranges.nr) {
+		if (aslr_verify_ranges__merge(&verify->ranges, recent->range, recent->nr))
+			goto out_enomem;
+		recent->nr = 0;
+	}
 	return 0;
+out_enomem:
+	verify->enomem = true;
+	return -ENOMEM;
+}
+
+/* Does a range of @ranges start at or before @hi and end after @lo? */
+static bool aslr_verify_ranges__meet(const struct aslr_verify_ranges *ranges, u64 lo, u64 hi)
+{
+	size_t first = 0, last = ranges->nr;
+
+	/* They don't overlap: of those starting before, the last ends last. */
+	while (first < last) {
+		size_t mid = (first + last) / 2;
+
+		if (ranges->range[mid].start <= hi)
+			first = mid + 1;
+		else
+			last = mid;
+	}
+	return first && ranges->range[first - 1].end > lo;
 }
 
 static u32 aslr_verify__bucket(u64 val)
@@ -322,7 +378,6 @@ int aslr_verify__add_range(struct aslr_verify *verify, u64 start, u64 len)
 static bool aslr_verify__near(struct aslr_verify *verify, u64 addr)
 {
 	u64 lo = addr > ASLR_VERIFY_NEAR ? addr - ASLR_VERIFY_NEAR : 0;
-	size_t first = 0, last = verify->nr_ranges;
 	int i;
 
 	/* [lo, addr + 1 GiB] is in one or two 4 GiB buckets: most are empty. */
@@ -334,16 +389,8 @@ static bool aslr_verify__near(struct aslr_verify *verify, u64 addr)
 		    verify->pending[i].start <= addr + ASLR_VERIFY_NEAR)
 			return true;
 	}
-	/* Sorted ranges don't overlap: of those starting before, the last ends last. */
-	while (first < last) {
-		size_t mid = (first + last) / 2;
-
-		if (verify->ranges[mid].start <= addr + ASLR_VERIFY_NEAR)
-			first = mid + 1;
-		else
-			last = mid;
-	}
-	return first && verify->ranges[first - 1].end > lo;
+	return aslr_verify_ranges__meet(&verify->recent, lo, addr + ASLR_VERIFY_NEAR) ||
+	       aslr_verify_ranges__meet(&verify->ranges, lo, addr + ASLR_VERIFY_NEAR);
 }
 
 int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
@@ -382,7 +429,6 @@ static inline bool aslr_verify__maybe(const struct aslr_verify *verify, u64 val)
 /* Is @val in the address space of the input? */
 static bool aslr_verify__in_space(struct aslr_verify *verify, u64 val)
 {
-	size_t lo = 0, hi = verify->nr_ranges;
 	int i;
 
 	if (val < verify->lowest || val > verify->highest || val >= ASLR_VERIFY_CONTEXT ||
@@ -392,17 +438,8 @@ static bool aslr_verify__in_space(struct aslr_verify *verify, u64 val)
 		if (val >= verify->pending[i].start && val < verify->pending[i].end)
 			return true;
 	}
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (val < verify->ranges[mid].start)
-			hi = mid;
-		else if (val >= verify->ranges[mid].end)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
+	return aslr_verify_ranges__meet(&verify->recent, val, val) ||
+	       aslr_verify_ranges__meet(&verify->ranges, val, val);
 }
 
 static void spans__add(struct aslr_verify_spans *spans, u32 start, u32 end,

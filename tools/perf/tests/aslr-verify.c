@@ -8,12 +8,14 @@
  */
 #include <byteswap.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/kernel.h>
+#include <linux/sizes.h>
 #include <linux/perf_event.h>
 #include "tests.h"
 #include "debug.h"
@@ -472,6 +474,65 @@ out:
 }
 #endif
 
+/* Not a divisor of 1 MB: a record of each chunk is cut at its end. */
+#define FILE_RECORD	4000
+#define FILE_RECORDS	1024
+
+/*
+ * A file of 4 MB of records, read in chunks of 1 MB: an address planted in
+ * each quarter is found, and one in the record across the end of the first
+ * chunk.
+ */
+static int test__aslr_verify_file(struct test_suite *test __maybe_unused,
+				  int subtest __maybe_unused)
+{
+	size_t size = sizeof(struct perf_file_header) + FILE_RECORD * FILE_RECORDS;
+	struct aslr_verify *verify = aslr_verify__new();
+	struct evlist *evlist = evlist__new();
+	struct perf_file_header *header;
+	char path[PATH_MAX];
+	void *buf = calloc(1, size);
+	int i, fd = -1, err = TEST_FAIL;
+	u64 planted = PLANTED;
+
+	if (!verify || !evlist || !buf)
+		goto out;
+	header = buf;
+	memcpy(&header->magic, "PERFILE2", sizeof(header->magic));
+	header->size = sizeof(*header);
+	header->data.offset = sizeof(*header);
+	header->data.size = FILE_RECORD * FILE_RECORDS;
+	for (i = 0; i < FILE_RECORDS; i++) {
+		struct perf_event_header *rec = buf + sizeof(*header) + i * FILE_RECORD;
+
+		/* Of a type this perf doesn't know: all of it is looked at. */
+		rec->type = PERF_RECORD_HEADER_MAX + 10;
+		rec->size = FILE_RECORD;
+		if (i % (FILE_RECORDS / 4) == FILE_RECORDS / 8 || i == SZ_1M / FILE_RECORD)
+			memcpy((void *)rec + FILE_RECORD / 2, &planted, sizeof(planted));
+	}
+	snprintf(path, sizeof(path), "/tmp/perf-aslr-verify-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		goto out;
+	unlink(path);
+	if (aslr_verify__add_range(verify, MAP_START, MAP_LEN) ||
+	    write(fd, buf, size) != (ssize_t)size)
+		goto out;
+	if (aslr_verify__file(verify, evlist, fd) == -EADDRINUSE &&
+	    aslr_verify__hits(verify) == 5)
+		err = TEST_OK;
+	else
+		pr_debug("planted addresses found: %" PRIu64 " of 5\n", aslr_verify__hits(verify));
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	evlist__delete(evlist);
+	aslr_verify__delete(verify);
+	return err;
+}
+
 /* Write @size bytes to a new file, its path in @path (PATH_MAX). */
 static int write_object(char *path, const void *buf, size_t size)
 {
@@ -538,6 +599,7 @@ static struct test_case tests__aslr_verify[] = {
 #ifdef HAVE_LIBTRACEEVENT
 	TEST_CASE("Fields of tracepoints, whatever their name", aslr_verify_tracepoint),
 #endif
+	TEST_CASE("Records of a file, read in chunks", aslr_verify_file),
 	TEST_CASE("Objects written for the output", aslr_verify_objects),
 	{ .name = NULL, }
 };

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <internal/lib.h> // page_size
+#include <linux/build_bug.h>
 #include <linux/err.h>
 #include <linux/ctype.h>
 #include <linux/hash.h>
@@ -2774,12 +2775,34 @@ static u64 aslr__out_sample_type(const struct perf_event_attr *attr)
  * its id and period: the record has the layout of the event it was read
  * as, and its own id and period.
  */
+/*
+ * A copy of @sample but for the caches of its registers: 1 KB of its
+ * 1.4, which nothing reads without a bit of their cache_mask set.
+ */
+static void aslr__copy_sample(struct perf_sample *out, const struct perf_sample *sample)
+{
+	size_t regs = offsetof(struct perf_sample, user_regs);
+	size_t end = offsetof(struct perf_sample, intr_regs) + sizeof(sample->intr_regs);
+
+	BUILD_BUG_ON(offsetof(struct perf_sample, intr_regs) != regs + sizeof(sample->user_regs));
+	memcpy(out, sample, regs);
+	memcpy((void *)out + end, (const void *)sample + end, sizeof(*out) - end);
+	out->user_regs.abi = sample->user_regs.abi;
+	out->user_regs.mask = sample->user_regs.mask;
+	out->user_regs.regs = sample->user_regs.regs;
+	out->user_regs.cache_mask = 0;
+	out->intr_regs.abi = sample->intr_regs.abi;
+	out->intr_regs.mask = sample->intr_regs.mask;
+	out->intr_regs.regs = sample->intr_regs.regs;
+	out->intr_regs.cache_mask = 0;
+}
+
 static struct evsel *aslr__sample_record(struct evsel *evsel, union perf_event *event,
 					 struct perf_sample *sample, struct perf_sample *out)
 {
 	struct evsel *layout = evsel;
 
-	*out = *sample;
+	aslr__copy_sample(out, sample);
 	if (!(evsel->core.attr.sample_type & PERF_SAMPLE_READ))
 		return evsel;
 	layout = evlist__event2evsel(evsel->evlist, event) ?: evsel;

@@ -150,26 +150,27 @@ static int test__aslr_verify_many(struct test_suite *test __maybe_unused,
 				  int subtest __maybe_unused)
 {
 	struct aslr_verify *verify = aslr_verify__new();
-	u64 i, j;
+	u64 i, j, start;
 
 	TEST_ASSERT_VAL("new", verify);
 	for (i = 0; i < MANY_NR; i++) {
 		/* 1031 is prime to MANY_NR: each slot once, out of order. */
-		u64 start = MANY_BASE + (i * 1031 % MANY_NR) * MANY_STEP;
+		start = MANY_BASE + (i * 1031 % MANY_NR) * MANY_STEP;
 
 		TEST_ASSERT_VAL("add", !aslr_verify__add_range(verify, start, MANY_LEN));
 		if (i % 97 && i != MANY_NR - 1)
 			continue;
 		for (j = 0; j <= i; j += 1 + j / 8) {
 			start = MANY_BASE + (j * 1031 % MANY_NR) * MANY_STEP;
-			TEST_ASSERT_VAL("mapping not found", found_at(verify, start + MANY_LEN / 2));
+			TEST_ASSERT_VAL("mapping not found",
+					found_at(verify, start + MANY_LEN / 2));
 			TEST_ASSERT_VAL("gap found", !found_at(verify, start + MANY_LEN));
 			TEST_ASSERT_VAL("gap found", !found_at(verify, start - 1));
 		}
 	}
 	/* One across many of them: the gaps it covers are in. */
-	TEST_ASSERT_VAL("add", !aslr_verify__add_range(verify, MANY_BASE + MANY_STEP * 10,
-							MANY_STEP * 20));
+	start = MANY_BASE + MANY_STEP * 10;
+	TEST_ASSERT_VAL("add", !aslr_verify__add_range(verify, start, MANY_STEP * 20));
 	for (j = 0; j < 40; j++) {
 		u64 gap = MANY_BASE + j * MANY_STEP + MANY_LEN * 2;
 

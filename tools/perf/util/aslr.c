@@ -2769,12 +2769,15 @@ static u64 aslr__out_sample_type(const struct perf_event_attr *attr)
 	return type & ~PERF_SAMPLE_RAW;
 }
 
-/*
- * The sample of the record @event as read, in @out. The session delivers a
- * sample with PERF_SAMPLE_READ as the event of the first value read, with
- * its id and period: the record has the layout of the event it was read
- * as, and its own id and period.
- */
+/* The registers of @src, but not their cache: @dst's is empty. */
+static void aslr__copy_regs(struct regs_dump *dst, const struct regs_dump *src)
+{
+	dst->abi = src->abi;
+	dst->mask = src->mask;
+	dst->regs = src->regs;
+	dst->cache_mask = 0;
+}
+
 /*
  * A copy of @sample but for the caches of its registers: 1 KB of its
  * 1.4, which nothing reads without a bit of their cache_mask set.
@@ -2787,16 +2790,16 @@ static void aslr__copy_sample(struct perf_sample *out, const struct perf_sample 
 	BUILD_BUG_ON(offsetof(struct perf_sample, intr_regs) != regs + sizeof(sample->user_regs));
 	memcpy(out, sample, regs);
 	memcpy((void *)out + end, (const void *)sample + end, sizeof(*out) - end);
-	out->user_regs.abi = sample->user_regs.abi;
-	out->user_regs.mask = sample->user_regs.mask;
-	out->user_regs.regs = sample->user_regs.regs;
-	out->user_regs.cache_mask = 0;
-	out->intr_regs.abi = sample->intr_regs.abi;
-	out->intr_regs.mask = sample->intr_regs.mask;
-	out->intr_regs.regs = sample->intr_regs.regs;
-	out->intr_regs.cache_mask = 0;
+	aslr__copy_regs(&out->user_regs, &sample->user_regs);
+	aslr__copy_regs(&out->intr_regs, &sample->intr_regs);
 }
 
+/*
+ * The sample of the record @event as read, in @out. The session delivers a
+ * sample with PERF_SAMPLE_READ as the event of the first value read, with
+ * its id and period: the record has the layout of the event it was read
+ * as, and its own id and period.
+ */
 static struct evsel *aslr__sample_record(struct evsel *evsel, union perf_event *event,
 					 struct perf_sample *sample, struct perf_sample *out)
 {

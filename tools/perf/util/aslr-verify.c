@@ -65,6 +65,8 @@
  */
 #define ASLR_VERIFY_NEAR	BIT_ULL(30)
 #define ASLR_VERIFY_KERNEL	0xff00000000000000ULL
+/* Where the upper half of the address space starts */
+#define ASLR_VERIFY_HALF	BIT_ULL(63)
 /* PERF_CONTEXT_* callchain markers */
 #define ASLR_VERIFY_CONTEXT	(~0ULL - 4095)
 /* Unsorted ranges looked up one by one before they are sorted in. */
@@ -153,8 +155,9 @@ struct aslr_verify {
 	struct aslr_verify_ranges recent;
 	struct aslr_verify_range pending[ASLR_VERIFY_PENDING];
 	int			nr_pending;
-	u64			lowest;
-	u64			highest;
+	/* Lowest and highest of its addresses below 2^63 and from it on */
+	u64			lowest[2];
+	u64			highest[2];
 	DECLARE_BITMAP(buckets, ASLR_VERIFY_BUCKETS);
 	/* The addresses samples carried, not to add them twice: u64 -> NULL */
 	struct hashmap		*addrs;
@@ -216,7 +219,7 @@ struct aslr_verify *aslr_verify__new(void)
 
 	if (!verify)
 		return NULL;
-	verify->lowest = ~0ULL;
+	verify->lowest[0] = verify->lowest[1] = ~0ULL;
 	verify->addrs = hashmap__new(aslr_verify__hash, aslr_verify__equal, NULL);
 	verify->tps = hashmap__new(aslr_verify__hash, aslr_verify__equal, NULL);
 	if (IS_ERR(verify->addrs) || IS_ERR(verify->tps)) {
@@ -351,8 +354,14 @@ static int aslr_verify__add(struct aslr_verify *verify, u64 start, u64 end)
 		return -ENOMEM;
 	verify->pending[verify->nr_pending].start = start;
 	verify->pending[verify->nr_pending++].end = end;
-	verify->lowest = min(verify->lowest, start);
-	verify->highest = max(verify->highest, end - 1);
+	if (start < ASLR_VERIFY_HALF) {
+		verify->lowest[0] = min(verify->lowest[0], start);
+		verify->highest[0] = max(verify->highest[0], min_t(u64, end, ASLR_VERIFY_HALF) - 1);
+	}
+	if (end > ASLR_VERIFY_HALF) {
+		verify->lowest[1] = min(verify->lowest[1], max_t(u64, start, ASLR_VERIFY_HALF));
+		verify->highest[1] = max(verify->highest[1], end - 1);
+	}
 	if (((end - 1) >> 32) - (start >> 32) >= ASLR_VERIFY_BUCKETS) {
 		bitmap_fill(verify->buckets, ASLR_VERIFY_BUCKETS);
 		return 0;
@@ -374,23 +383,29 @@ int aslr_verify__add_range(struct aslr_verify *verify, u64 start, u64 len)
 	return aslr_verify__add(verify, start, end);
 }
 
+/* Does a range of the address space of the input meet [@lo, @hi]? */
+static bool aslr_verify__meet(const struct aslr_verify *verify, u64 lo, u64 hi)
+{
+	int i;
+
+	for (i = 0; i < verify->nr_pending; i++) {
+		if (verify->pending[i].end > lo && verify->pending[i].start <= hi)
+			return true;
+	}
+	return aslr_verify_ranges__meet(&verify->recent, lo, hi) ||
+	       aslr_verify_ranges__meet(&verify->ranges, lo, hi);
+}
+
 /* Is @addr within ASLR_VERIFY_NEAR of a mapping? */
 static bool aslr_verify__near(struct aslr_verify *verify, u64 addr)
 {
 	u64 lo = addr > ASLR_VERIFY_NEAR ? addr - ASLR_VERIFY_NEAR : 0;
-	int i;
 
 	/* [lo, addr + 1 GiB] is in one or two 4 GiB buckets: most are empty. */
 	if (!test_bit(aslr_verify__bucket(lo), verify->buckets) &&
 	    !test_bit(aslr_verify__bucket(addr + ASLR_VERIFY_NEAR), verify->buckets))
 		return false;
-	for (i = 0; i < verify->nr_pending; i++) {
-		if (verify->pending[i].end > lo &&
-		    verify->pending[i].start <= addr + ASLR_VERIFY_NEAR)
-			return true;
-	}
-	return aslr_verify_ranges__meet(&verify->recent, lo, addr + ASLR_VERIFY_NEAR) ||
-	       aslr_verify_ranges__meet(&verify->ranges, lo, addr + ASLR_VERIFY_NEAR);
+	return aslr_verify__meet(verify, lo, addr + ASLR_VERIFY_NEAR);
 }
 
 int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
@@ -417,29 +432,35 @@ int aslr_verify__add_addr(struct aslr_verify *verify, u64 addr)
 }
 
 /*
+ * Is @val between the lowest and the highest address of the input in its
+ * half of the address space?  User and kernel addresses of a 64-bit input lie
+ * in the two halves, far apart: one hull over both would take in most values
+ * of the output, those of the remapped layout as well.
+ */
+static inline bool aslr_verify__hull(const struct aslr_verify *verify, u64 val)
+{
+	int half = val >> 63;
+
+	return val >= verify->lowest[half] && val <= verify->highest[half];
+}
+
+/*
  * Could @val, of no field known to hold addresses, be in the address space of
  * the input? Most values are not.
  */
 static inline bool aslr_verify__maybe(const struct aslr_verify *verify, u64 val)
 {
-	return val >= ASLR_VERIFY_MIN && val >= verify->lowest && val <= verify->highest &&
+	return aslr_verify__hull(verify, val) && val >= ASLR_VERIFY_MIN &&
 	       test_bit(aslr_verify__bucket(val), verify->buckets);
 }
 
 /* Is @val in the address space of the input? */
 static bool aslr_verify__in_space(struct aslr_verify *verify, u64 val)
 {
-	int i;
-
-	if (val < verify->lowest || val > verify->highest || val >= ASLR_VERIFY_CONTEXT ||
+	if (!aslr_verify__hull(verify, val) || val >= ASLR_VERIFY_CONTEXT ||
 	    !test_bit(aslr_verify__bucket(val), verify->buckets))
 		return false;
-	for (i = 0; i < verify->nr_pending; i++) {
-		if (val >= verify->pending[i].start && val < verify->pending[i].end)
-			return true;
-	}
-	return aslr_verify_ranges__meet(&verify->recent, val, val) ||
-	       aslr_verify_ranges__meet(&verify->ranges, val, val);
+	return aslr_verify__meet(verify, val, val);
 }
 
 static void spans__add(struct aslr_verify_spans *spans, u32 start, u32 end,
@@ -1198,7 +1219,7 @@ int aslr_verify__event(struct aslr_verify *verify, struct evlist *evlist,
 	spans.evlist = evlist;
 	spans.event = event;
 	/* Fields that hold addresses are looked at below 4 GiB too. */
-	if (verify->lowest < ASLR_VERIFY_MIN) {
+	if (verify->lowest[0] < ASLR_VERIFY_MIN) {
 		spans.event = NULL;
 		aslr_verify__event_spans(verify, evlist, event, &spans);
 		aslr_verify__low(verify, event, offset,

@@ -196,6 +196,33 @@ check_feature "cache count" CACHE 20 4 0xffffffff 4
 # HEADER_MEM_TOPOLOGY: after version and block size, 2^61 + 1 nodes, whose
 # size in bytes (24 each) wraps around to 24.
 check_feature "node count" MEM_TOPOLOGY 22 16 $(((1 << 61) + 1)) 8
+# HEADER_MEM_TOPOLOGY: two nodes in the room of the one recorded, the first
+# whole with a bitmap of no bits, the second with a bitmap of 2^40 bits:
+# refused, without leaking the bitmap of the first (make asan).
+check_mem_nodes() {
+	local off ret=0
+
+	off=$(feature_offset 22)
+	if [ -z "${off}" ]; then
+		echo "MEM_TOPOLOGY: not in this recording, not checked"
+		return
+	fi
+	cp "${data}" "${bad}"
+	# After version and block size: count, then node, size, bitmap.
+	write_le $((off + 16)) 2 8
+	write_le $((off + 40)) 0 8
+	write_le $((off + 64)) $((1 << 40)) 8
+	perf report -i "${bad}" --header-only -v > "${log}" 2>&1 || ret=$?
+	if killed "${ret}" || ! grep -q "17179869184 items of 8 bytes past its end" "${log}"; then
+		tail -n 5 "${log}"
+		echo "MEM_TOPOLOGY node with a corrupt bitmap: not refused (exit ${ret}) [Failed]"
+		err=1
+	else
+		echo "MEM_TOPOLOGY node with a corrupt bitmap: refused"
+	fi
+}
+
+check_mem_nodes
 
 # Features unknown to this perf, every bit from 32 (HEADER_LAST_FEATURE):
 # perf inject, plain and --aslr, drops them (it used to call their writers,

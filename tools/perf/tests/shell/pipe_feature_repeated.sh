@@ -1,10 +1,11 @@
 #!/bin/bash
-# perf report: a header feature repeated in a pipe is read once
+# perf report: a header feature repeated in a pipe or a file is read once
 # SPDX-License-Identifier: GPL-2.0
 #
 # A pipe whose HEADER_HOSTNAME feature comes twice, the second with another
 # hostname: perf reads the first and says that the second is ignored (read
-# over the first, it leaked what the first had set).
+# over the first, it leaked what the first had set).  So does a file whose
+# data holds a HEADER_HOSTNAME record, where its header has the feature.
 
 set -e
 
@@ -12,6 +13,7 @@ err=0
 tmpdir=$(mktemp -d /tmp/__perf_test.pipe_feature_repeated.XXXXXX)
 pipe="${tmpdir}/pipe.data"
 edited="${tmpdir}/edited.data"
+file="${tmpdir}/file.data"
 log="${tmpdir}/log"
 
 cleanup() {
@@ -81,6 +83,56 @@ elif ! grep -q "header feature HOSTNAME repeated in pipe-mode, ignored" "${log}"
 	err=1
 else
 	echo "the first hostname feature read, the second ignored"
+fi
+
+# The hostname record of the pipe, its hostname made of x, as the first
+# record of the data of a file recording: the feature sections after the
+# data move by its size.
+if ! perf record -q -e task-clock -o "${file}" -- true 2> "${log}"; then
+	cat "${log}"
+	echo "perf record to a file failed [Failed]"
+	cleanup
+	exit 1
+fi
+if ! $PYTHON - "${edited}" "${file}" "${edited}.file" <<'PYEOF'
+import struct
+import sys
+
+p = open(sys.argv[1], 'rb').read()
+f = bytearray(open(sys.argv[2], 'rb').read())
+pos, rec = 16, None
+while pos + 8 <= len(p):
+    rtype, _, size = struct.unpack_from('<IHH', p, pos)
+    if size < 8:
+        break
+    if rtype == 80 and struct.unpack_from('<Q', p, pos + 8)[0] == 3:
+        rec = p[pos:pos + size]
+    pos += size
+data_off, data_size = struct.unpack_from('<QQ', f, 40)
+feats = bin(int.from_bytes(f[72:104], 'little')).count('1')
+table = data_off + data_size
+for i in range(feats):
+    off = struct.unpack_from('<Q', f, table + 16 * i)[0]
+    struct.pack_into('<Q', f, table + 16 * i, off + len(rec))
+struct.pack_into('<Q', f, 48, data_size + len(rec))
+open(sys.argv[3], 'wb').write(f[:data_off] + rec + f[data_off:])
+PYEOF
+then
+	echo "no hostname record to put in a file [Failed]"
+	cleanup
+	exit 1
+fi
+
+if ! perf report -i "${edited}.file" --stdio > /dev/null 2> "${log}"; then
+	cat "${log}"
+	echo "perf report of the file failed [Failed]"
+	err=1
+elif ! grep -q "header feature HOSTNAME repeated in the file, ignored" "${log}"; then
+	cat "${log}"
+	echo "perf didn't say the hostname record of the file was ignored [Failed]"
+	err=1
+else
+	echo "the hostname feature of the file's header read, its record ignored"
 fi
 
 cleanup

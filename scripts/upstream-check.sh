@@ -6,7 +6,8 @@
 # builds its perf (NO_RUST=1) and the pristine tree's (kept: built again
 # only when the tree changes), and runs each shell test the fixes add or
 # change with both: it must fail with pristine perf (the bug is there)
-# and pass with the fixes.  One line per test, then "N passed, N failed".
+# and pass with the fixes; each C test suite they add or change must pass
+# with the fixes.  One line per test, then "N passed, N failed".
 # When Debian's archive no longer has the pinned package and no cache has
 # it, says so and exits 0 (a skip).
 #
@@ -106,6 +107,25 @@ for t in "${tests[@]}"; do
 		passed=$((passed + 1))
 	else
 		echo "FAIL  $t: exit $before with pristine perf (1 expected), $after with the fixes (0 expected); logs: $log.*.log"
+		failed=$((failed + 1))
+	fi
+done
+# The C tests the fixes add or change: each suite passes with the fixes
+# (pristine perf has no new suite; the fixes' messages say how each case
+# fails without them).
+mapfile -t ctests < <(cd "$UPSTREAM_PATCHES" && cat "${patches[@]}" |
+	sed -n 's|^+++ b/tools/perf/tests/\([^/]*\.c\)$|\1|p' | sort -u)
+for c in "${ctests[@]}"; do
+	desc=$(sed -n -e 's/^DEFINE_SUITE("\([^"]*\)".*/\1/p' \
+		-e 's/^\t\.desc = "\([^"]*\)",$/\1/p' "$patched/tools/perf/tests/$c" | head -n 1)
+	[ -n "$desc" ] || continue
+	log=$dir/logs/${c%.c}.patched.log
+	(cd / && "$dir/patched/perf/perf" test -v "$desc") > "$log" 2>&1 || true
+	if grep -q ': Ok$' "$log" && ! grep -Eq 'FAILED!|: Skip' "$log"; then
+		echo "PASS  $c (\"$desc\"): passes with the fixes"
+		passed=$((passed + 1))
+	else
+		echo "FAIL  $c (\"$desc\"): not Ok with the fixes; log: $log"
 		failed=$((failed + 1))
 	fi
 done

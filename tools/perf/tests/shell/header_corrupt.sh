@@ -163,7 +163,7 @@ check_feature "attr size" EVENT_DESC 12 12 0 4 "corrupt event description"
 check_feature "node count" NUMA_TOPOLOGY 14 0 0xffffffff 4
 # HEADER_NUMA_TOPOLOGY: two nodes in the room of the one recorded, the
 # first whole (CPU list "0"), the second with a CPU list of 64 KB: refused,
-# without leaking the CPU map of the first (make asan).
+# without leaking the CPU map of the first (LeakSanitizer).
 check_numa_nodes() {
 	local off ret=0
 
@@ -198,7 +198,7 @@ check_feature "cache count" CACHE 20 4 0xffffffff 4
 check_feature "node count" MEM_TOPOLOGY 22 16 $(((1 << 61) + 1)) 8
 # HEADER_MEM_TOPOLOGY: two nodes in the room of the one recorded, the first
 # whole with a bitmap of no bits, the second with a bitmap of 2^40 bits:
-# refused, without leaking the bitmap of the first (make asan).
+# refused, without leaking the bitmap of the first (LeakSanitizer).
 check_mem_nodes() {
 	local off ret=0
 

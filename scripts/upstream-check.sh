@@ -7,7 +7,9 @@
 # only when the tree changes), and runs each shell test the fixes add or
 # change with both: it must fail with pristine perf (the bug is there)
 # and pass with the fixes; each C test suite they add or change must pass
-# with the fixes.  One line per test, then "N passed, N failed".
+# with the fixes; the tests of scripts/upstream-sanitized, run with perf
+# built with AddressSanitizer, must make pristine perf report errors and
+# perf with the fixes none.  One line per test, then "N passed, N failed".
 # When Debian's archive no longer has the pinned package and no cache has
 # it, says so and exits 0 (a skip).
 #
@@ -29,7 +31,7 @@ set -euo pipefail
 series=$UPSTREAM_PATCHES/series
 [ -f "$series" ] || die "no ${series#"$TOP"/}: run scripts/export-upstream.sh"
 verified=$TOP/scripts/upstream-verified
-export_key=$(verified_key "$UPSTREAM_DEB_SHA256" "$(cat "$0")" \
+export_key=$(verified_key "$UPSTREAM_DEB_SHA256" "$(cat "$0" "$TOP/scripts/upstream-sanitized")" \
 	"$(cd "$UPSTREAM_PATCHES" && cat series ./*.patch | sha256sum)")
 if [ "${1:-}" = changed ] && is_verified "$verified" "$export_key"; then
 	echo "PASS  ${UPSTREAM_PATCHES#"$TOP"/} as it is: passed here before ($(grep -v '^#' "$verified" | cut -d' ' -f2-))"
@@ -126,6 +128,44 @@ for c in "${ctests[@]}"; do
 		passed=$((passed + 1))
 	else
 		echo "FAIL  $c (\"$desc\"): not Ok with the fixes; log: $log"
+		failed=$((failed + 1))
+	fi
+done
+# Leaks and reads past a buffer show under a sanitizer only: the tests that
+# scripts/upstream-sanitized names run again with perf built with
+# AddressSanitizer (and its LeakSanitizer): pristine perf must report an
+# error (a report under log_path), perf with the fixes none.
+mapfile -t sanitized < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
+	"$TOP/scripts/upstream-sanitized")
+asan=(EXTRA_CFLAGS="-fsanitize=address -fno-omit-frame-pointer -O1 -g"
+	LDFLAGS=-fsanitize=address WERROR=0 NO_RUST=1)
+# sanitized_run PERF_DIR TEST LOGDIR: the number of sanitizer reports of TEST.
+sanitized_run() {
+	rm -rf "$3" && mkdir -p "$3"
+	PATH=$1:$PATH PERF_EXEC_PATH=$1 ASAN_OPTIONS="detect_leaks=1:log_path=$3/asan" \
+		bash "$patched/tools/perf/tests/shell/$2" > "$3.log" 2>&1 || true
+	find "$3" -name 'asan.*' | wc -l
+}
+if [ "${#sanitized[@]}" -gt 0 ]; then
+	step "${#sanitized[@]} shell tests under AddressSanitizer: reports with pristine perf, none with the fixes"
+	"$TOP/scripts/build-perf.sh" "$patched" "$dir/patched/perf-asan" "${asan[@]}"
+fi
+for t in "${sanitized[@]}"; do
+	log=$dir/logs/${t%.sh}.asan
+	key=$(printf '%s asan' "$(pristine_key "$t")" | sha256sum | cut -c1-16)
+	before=$(recorded "$key")
+	if [ -z "$before" ]; then
+		pristine_worktree "$pristine" "$UPSTREAM_TREE" "$UPSTREAM_TAG"
+		"$TOP/scripts/build-perf.sh" "$pristine" "$dir/pristine/perf-asan" "${asan[@]}"
+		before=$(sanitized_run "$dir/pristine/perf-asan" "$t" "$log.pristine")
+		[ "$before" = 0 ] || printf '%s %s %s\n' "$key" "$before" "$t (asan reports)" >> "$record"
+	fi
+	after=$(sanitized_run "$dir/patched/perf-asan" "$t" "$log.patched")
+	if [ "$before" -gt 0 ] && [ "$after" = 0 ]; then
+		echo "PASS  $t under ASan: $before reports with pristine perf, none with the fixes"
+		passed=$((passed + 1))
+	else
+		echo "FAIL  $t under ASan: $before reports with pristine perf (1 or more expected), $after with the fixes (0 expected); logs: $log.*"
 		failed=$((failed + 1))
 	fi
 done

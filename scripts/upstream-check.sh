@@ -134,38 +134,58 @@ done
 # Leaks and reads past a buffer show under a sanitizer only: the tests that
 # scripts/upstream-sanitized names run again with perf built with
 # AddressSanitizer (and its LeakSanitizer): pristine perf must report an
-# error (a report under log_path), perf with the fixes none.
+# error in each function the line names (a report under log_path with a
+# frame of it), perf with the fixes none.
 mapfile -t sanitized < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' \
 	"$TOP/scripts/upstream-sanitized")
 asan=(EXTRA_CFLAGS="-fsanitize=address -fno-omit-frame-pointer -O1 -g"
 	LDFLAGS=-fsanitize=address WERROR=0 NO_RUST=1)
-# sanitized_run PERF_DIR TEST LOGDIR: the number of sanitizer reports of TEST.
+# sanitized_run PERF_DIR TEST LOGDIR: TEST with that perf, its sanitizer
+# reports in LOGDIR.
 sanitized_run() {
 	rm -rf "$3" && mkdir -p "$3"
 	PATH=$1:$PATH PERF_EXEC_PATH=$1 ASAN_OPTIONS="detect_leaks=1:log_path=$3/asan" \
 		bash "$patched/tools/perf/tests/shell/$2" > "$3.log" 2>&1 || true
-	find "$3" -name 'asan.*' | wc -l
+}
+# reported LOGDIR FUNCTION...: how many of the FUNCTIONs no report of
+# LOGDIR has a frame of ("-": how many reports there are).
+reported() {
+	local dir=$1 f missing=0
+
+	shift
+	if [ "$1" = - ]; then
+		find "$dir" -name 'asan.*' | wc -l
+		return
+	fi
+	for f in "$@"; do
+		grep -rqs " in $f " "$dir" || missing=$((missing + 1))
+	done
+	echo "$missing"
 }
 if [ "${#sanitized[@]}" -gt 0 ]; then
 	step "${#sanitized[@]} shell tests under AddressSanitizer: reports with pristine perf, none with the fixes"
 	"$TOP/scripts/build-perf.sh" "$patched" "$dir/patched/perf-asan" "${asan[@]}"
 fi
-for t in "${sanitized[@]}"; do
+for line in "${sanitized[@]}"; do
+	read -r t funcs <<< "$line"
 	log=$dir/logs/${t%.sh}.asan
-	key=$(printf '%s asan' "$(pristine_key "$t")" | sha256sum | cut -c1-16)
-	before=$(recorded "$key")
-	if [ -z "$before" ]; then
+	key=$(printf '%s asan %s' "$(pristine_key "$t")" "$funcs" | sha256sum | cut -c1-16)
+	missing=$(recorded "$key")
+	if [ -z "$missing" ]; then
 		pristine_worktree "$pristine" "$UPSTREAM_TREE" "$UPSTREAM_TAG"
 		"$TOP/scripts/build-perf.sh" "$pristine" "$dir/pristine/perf-asan" "${asan[@]}"
-		before=$(sanitized_run "$dir/pristine/perf-asan" "$t" "$log.pristine")
-		[ "$before" = 0 ] || printf '%s %s %s\n' "$key" "$before" "$t (asan reports)" >> "$record"
+		sanitized_run "$dir/pristine/perf-asan" "$t" "$log.pristine"
+		# shellcheck disable=SC2086
+		missing=$(reported "$log.pristine" $funcs)
+		[ "$missing" != 0 ] || printf '%s 0 %s (asan: %s)\n' "$key" "$t" "$funcs" >> "$record"
 	fi
-	after=$(sanitized_run "$dir/patched/perf-asan" "$t" "$log.patched")
-	if [ "$before" -gt 0 ] && [ "$after" = 0 ]; then
-		echo "PASS  $t under ASan: $before reports with pristine perf, none with the fixes"
+	sanitized_run "$dir/patched/perf-asan" "$t" "$log.patched"
+	after=$(reported "$log.patched" -)
+	if [ "$missing" = 0 ] && [ "$after" = 0 ]; then
+		echo "PASS  $t under ASan: pristine perf reports errors in $funcs, none with the fixes"
 		passed=$((passed + 1))
 	else
-		echo "FAIL  $t under ASan: $before reports with pristine perf (1 or more expected), $after with the fixes (0 expected); logs: $log.*"
+		echo "FAIL  $t under ASan: $missing of $funcs without a report with pristine perf (0 expected), $after reports with the fixes (0 expected); logs: $log.*"
 		failed=$((failed + 1))
 	fi
 done

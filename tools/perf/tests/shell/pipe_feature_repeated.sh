@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf report: a header feature repeated in a pipe or a file is read once
+# perf report: each header feature is read once
 # SPDX-License-Identifier: GPL-2.0
 #
 # A pipe whose HEADER_HOSTNAME feature comes twice, the second with another

@@ -74,12 +74,33 @@ recorded() {
 	[ -f "$record" ] && awk -v k="$1" '$1 == k { print $2; exit }' "$record"
 }
 
+# run_test PERF_DIR TEST LOG [VAR=VALUE...]: shell test TEST of the patched
+# tree with the perf of PERF_DIR (and PERF_EXEC_PATH as perf test sets it:
+# the tests' python helpers take its perf.so), its output in LOG.
+run_test() {
+	local perf=$1 t=$2 log=$3
+
+	shift 3
+	env PATH="$perf:$PATH" PERF_EXEC_PATH="$perf" "$@" \
+		bash "$patched/tools/perf/tests/shell/$t" > "$log" 2>&1
+}
+# verdict STATUS PASS-LINE FAIL-LINE: a test passed (STATUS 0) or failed.
+passed=0 failed=0
+verdict() {
+	if [ "$1" = 0 ]; then
+		echo "PASS  $2"
+		passed=$((passed + 1))
+	else
+		echo "FAIL  $3"
+		failed=$((failed + 1))
+	fi
+}
+
 # The shell tests the fixes add or change (not their helpers in lib/)
 mapfile -t tests < <(cd "$UPSTREAM_PATCHES" && cat "${patches[@]}" |
 	sed -n 's|^+++ b/tools/perf/tests/shell/\([^/]*\.sh\)$|\1|p' | sort -u)
 step "${#tests[@]} shell tests: each fails with pristine perf $UPSTREAM_KVER, passes with the fixes"
 mkdir -p "$dir/logs"
-passed=0 failed=0
 for t in "${tests[@]}"; do
 	[ -n "$(recorded "$(pristine_key "$t")")" ] || need_pristine=1
 done
@@ -94,23 +115,17 @@ for t in "${tests[@]}"; do
 	before=$(recorded "$key")
 	if [ -z "$before" ]; then
 		before=0
-		# PERF_EXEC_PATH as perf test sets it: the tests' python helpers take its perf.so
-		PATH=$dir/pristine/perf:$PATH PERF_EXEC_PATH=$dir/pristine/perf \
-			bash "$patched/tools/perf/tests/shell/$t" > "$log.pristine.log" 2>&1 || before=$?
+		run_test "$dir/pristine/perf" "$t" "$log.pristine.log" || before=$?
 		# Only what is expected: another status is looked at again next time.
 		[ "$before" != 1 ] || printf '%s %s %s\n' "$key" "$before" "$t" >> "$record"
 	else
 		echo "exit $before with pristine perf, as scripts/upstream-pristine records" > "$log.pristine.log"
 	fi
-	PATH=$dir/patched/perf:$PATH PERF_EXEC_PATH=$dir/patched/perf \
-		bash "$patched/tools/perf/tests/shell/$t" > "$log.patched.log" 2>&1 || after=$?
-	if [ "$before" = 1 ] && [ "$after" = 0 ]; then
-		echo "PASS  $t: fails with pristine perf, passes with the fixes"
-		passed=$((passed + 1))
-	else
-		echo "FAIL  $t: exit $before with pristine perf (1 expected), $after with the fixes (0 expected); logs: $log.*.log"
-		failed=$((failed + 1))
-	fi
+	run_test "$dir/patched/perf" "$t" "$log.patched.log" || after=$?
+	ok=0
+	{ [ "$before" = 1 ] && [ "$after" = 0 ]; } || ok=1
+	verdict "$ok" "$t: fails with pristine perf, passes with the fixes" \
+		"$t: exit $before with pristine perf (1 expected), $after with the fixes (0 expected); logs: $log.*.log"
 done
 # The C tests the fixes add or change: each suite passes with the fixes
 # (pristine perf has no new suite; the fixes' messages say how each case
@@ -123,13 +138,10 @@ for c in "${ctests[@]}"; do
 	[ -n "$desc" ] || continue
 	log=$dir/logs/${c%.c}.patched.log
 	(cd / && "$dir/patched/perf/perf" test -v "$desc") > "$log" 2>&1 || true
-	if grep -q ': Ok$' "$log" && ! grep -Eq 'FAILED!|: Skip' "$log"; then
-		echo "PASS  $c (\"$desc\"): passes with the fixes"
-		passed=$((passed + 1))
-	else
-		echo "FAIL  $c (\"$desc\"): not Ok with the fixes; log: $log"
-		failed=$((failed + 1))
-	fi
+	ok=0
+	{ grep -q ': Ok$' "$log" && ! grep -Eq 'FAILED!|: Skip' "$log"; } || ok=1
+	verdict "$ok" "$c (\"$desc\"): passes with the fixes" \
+		"$c (\"$desc\"): not Ok with the fixes; log: $log"
 done
 # Leaks and reads past a buffer show under a sanitizer only: the tests that
 # scripts/upstream-sanitized names run again with perf built with
@@ -144,8 +156,7 @@ asan=(EXTRA_CFLAGS="-fsanitize=address -fno-omit-frame-pointer -O1 -g"
 # reports in LOGDIR.
 sanitized_run() {
 	rm -rf "$3" && mkdir -p "$3"
-	PATH=$1:$PATH PERF_EXEC_PATH=$1 ASAN_OPTIONS="detect_leaks=1:log_path=$3/asan" \
-		bash "$patched/tools/perf/tests/shell/$2" > "$3.log" 2>&1 || true
+	run_test "$1" "$2" "$3.log" ASAN_OPTIONS="detect_leaks=1:log_path=$3/asan" || true
 }
 # reported LOGDIR FUNCTION...: how many of the FUNCTIONs no report of
 # LOGDIR has a frame of ("-": how many reports there are).
@@ -181,13 +192,10 @@ for line in "${sanitized[@]}"; do
 	fi
 	sanitized_run "$dir/patched/perf-asan" "$t" "$log.patched"
 	after=$(reported "$log.patched" -)
-	if [ "$missing" = 0 ] && [ "$after" = 0 ]; then
-		echo "PASS  $t under ASan: pristine perf reports errors in $funcs, none with the fixes"
-		passed=$((passed + 1))
-	else
-		echo "FAIL  $t under ASan: $missing of $funcs without a report with pristine perf (0 expected), $after reports with the fixes (0 expected); logs: $log.*"
-		failed=$((failed + 1))
-	fi
+	ok=0
+	{ [ "$missing" = 0 ] && [ "$after" = 0 ]; } || ok=1
+	verdict "$ok" "$t under ASan: pristine perf reports errors in $funcs, none with the fixes" \
+		"$t under ASan: $missing of $funcs without a report with pristine perf (0 expected), $after reports with the fixes (0 expected); logs: $log.*"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] || exit 1

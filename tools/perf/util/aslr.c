@@ -202,6 +202,8 @@ struct aslr {
 	 */
 	struct aslr_map_cache	map_cache[2][ASLR_MAP_CACHE];
 	u8			map_cache_next[2];
+	/* The entry that found the last address, tried first (NULL: none). */
+	struct aslr_map_cache	*map_last[2];
 	struct aslr_map_miss	map_miss[2];
 	/*
 	 * The threads of the last samples, references, and the next one to
@@ -1811,6 +1813,7 @@ static void aslr__reset_caches(struct aslr *aslr)
 	int i;
 
 	memset(aslr->map_cache, 0, sizeof(aslr->map_cache));
+	memset(aslr->map_last, 0, sizeof(aslr->map_last));
 	memset(aslr->map_miss, 0, sizeof(aslr->map_miss));
 	for (i = 0; i < ASLR_THREAD_CACHE; i++)
 		thread__zput(aslr->threads[i]);
@@ -1874,18 +1877,14 @@ static void aslr__cache_map(struct aslr *aslr, struct aslr_sample_ctx *ctx,
 	cache->end = map__end(map);
 	cache->delta = remap->delta;
 	cache->hit = !!ctx->hit_sample;
+	aslr->map_last[kernel] = cache;
 	if (cache->hit)
 		aslr__dso_hit(aslr, ctx, cache->dso, cpumode, addr + remap->delta);
 }
 
-/*
- * The remapped address of @addr, 0 if it is in no known mapping: an unknown
- * address can't be passed through, it would reveal the layout. *@found, if
- * not NULL, says whether it is in one; if NULL, an address in none is told
- * to the check of the output.
- */
-static u64 aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
-			    u64 addr, bool *found)
+/* aslr__remap_addr() of an address not in the mapping of the last one */
+static u64 __aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
+			      u64 addr, bool *found)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	struct aslr_map_cache *cache = aslr->map_cache[kernel];
@@ -1905,6 +1904,7 @@ static u64 aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 c
 			aslr__dso_hit(aslr, ctx, cache->dso, cpumode, addr + cache->delta);
 			cache->hit = true;
 		}
+		aslr->map_last[kernel] = cache;
 		return addr + cache->delta;
 	}
 	miss = &aslr->map_miss[kernel];
@@ -1939,6 +1939,31 @@ out:
 		miss->verified = true;
 	}
 	return remap ? addr + remap->delta : 0;
+}
+
+/*
+ * The remapped address of @addr, 0 if it is in no known mapping: an unknown
+ * address can't be passed through, it would reveal the layout. *@found, if
+ * not NULL, says whether it is in one; if NULL, an address in none is told
+ * to the check of the output.
+ *
+ * The frames of a call chain come mostly several in a mapping: the one of
+ * the last address is tried first, inline.
+ */
+static inline u64 aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx,
+				   u8 cpumode, u64 addr, bool *found)
+{
+	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
+	const struct aslr_map_cache *last = aslr->map_last[kernel];
+
+	if (last && addr >= last->start && addr < last->end && last->cpumode == cpumode &&
+	    (last->hit || !ctx->hit_sample) &&
+	    last->maps == (kernel ? NULL : thread__maps(ctx->thread))) {
+		if (found)
+			*found = true;
+		return addr + last->delta;
+	}
+	return __aslr__remap_addr(aslr, ctx, cpumode, addr, found);
 }
 
 /*

@@ -112,7 +112,7 @@ check_tracing_data_sizes
 # The printk formats of the tracing data made an empty format ("") and a
 # line without the colon after its address: perf skips both, saying so
 # with -v (libtraceevent read before the start of the first, perf past the
-# end of the line of the second: make asan sees both).
+# end of the line of the second: AddressSanitizer sees both).
 check_tracing_printk() {
 	local at len ret=0
 

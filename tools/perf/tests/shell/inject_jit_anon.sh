@@ -127,7 +127,7 @@ cat > "${tmpdir}/jitwork.c" << 'EOF'
  *           to a jitdump in DIR/exec and appends them to the perf map (as
  *           a JIT that appends to it does), and calls them for SECONDS
  *   wait:   print the pid and wait for SIGUSR1 before loading (perf
- *           record -p)
+ *           record -p), then print "loaded" once the code is mapped
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -415,6 +415,10 @@ int main(int argc, char **argv)
 		map_marker(early ? marker_hint : NULL);
 	if (overmap)
 		map_over();
+	if (wait_sig) {
+		printf("loaded\n");
+		fflush(stdout);
+	}
 
 	if (forks) {
 		child = fork();
@@ -760,7 +764,20 @@ run_attach() {
 	fi
 	read -r pid < "${dir}/pid"
 	kill -USR1 "$pid"
-	sleep 0.3
+	# at most 10 s for it to map its code, which perf record -p must see
+	for _ in $(seq 100); do
+		if grep -q loaded "${dir}/pid" || ! kill -0 "$pid" 2> /dev/null; then
+			break
+		fi
+		sleep 0.1
+	done
+	if ! grep -q loaded "${dir}/pid"; then
+		echo "FAIL: ${name}: the JIT workload didn't load its code"
+		err=1
+		kill "$pid" 2> /dev/null
+		wait
+		return
+	fi
 	perf record -q -k 1 -e cpu-clock -c 100000 -o "${dir}/perf.data" \
 		-p "$pid" -- sleep 1 > /dev/null 2>&1
 	wait

@@ -1882,6 +1882,15 @@ static void aslr__cache_map(struct aslr *aslr, struct aslr_sample_ctx *ctx,
 		aslr__dso_hit(aslr, ctx, cache->dso, cpumode, addr + remap->delta);
 }
 
+/* Does @cache hold @addr of @maps (NULL: the kernel's) and @cpumode? */
+static inline bool aslr_map_cache__holds(const struct aslr_map_cache *cache,
+					 const struct maps *maps, u8 cpumode, u64 addr)
+{
+	/* An empty entry has an end of 0: it holds nothing */
+	return addr >= cache->start && addr < cache->end && cache->cpumode == cpumode &&
+	       cache->maps == maps;
+}
+
 /* aslr__remap_addr() of an address not in the mapping of the last one */
 static u64 __aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
 			      u64 addr, bool *found)
@@ -1895,8 +1904,7 @@ static u64 __aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8
 	int i;
 
 	for (i = 0; i < ASLR_MAP_CACHE; i++, cache++) {
-		if (!cache->end || cache->maps != maps || cache->cpumode != cpumode ||
-		    addr < cache->start || addr >= cache->end)
+		if (!aslr_map_cache__holds(cache, maps, cpumode, addr))
 			continue;
 		if (found)
 			*found = true;
@@ -1956,9 +1964,8 @@ static inline u64 aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ct
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	const struct aslr_map_cache *last = aslr->map_last[kernel];
 
-	if (last && addr >= last->start && addr < last->end && last->cpumode == cpumode &&
-	    (last->hit || !ctx->hit_sample) &&
-	    last->maps == (kernel ? NULL : thread__maps(ctx->thread))) {
+	if (last && (last->hit || !ctx->hit_sample) &&
+	    aslr_map_cache__holds(last, kernel ? NULL : thread__maps(ctx->thread), cpumode, addr)) {
 		if (found)
 			*found = true;
 		return addr + last->delta;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf report: a zero-size symbol ends before .dynsym symbols
+# perf report: a zero-size symbol ends before a .dynsym symbol
 # SPDX-License-Identifier: GPL-2.0
 #
 # perf gives a symbol of size 0 (hand-written assembly, crt's) the end of

@@ -124,6 +124,14 @@ static int test__aslr_verify_words(struct test_suite *test __maybe_unused,
 					hits_of(verify, -1, buf, sizeof(buf)) >= 1);
 		}
 	}
+	/* The last word of @size bytes, @size a multiple of 4 but not of 8 too. */
+	for (pos = 0; pos + sizeof(val) < sizeof(buf); pos += sizeof(u32)) {
+		memset(buf, 0, sizeof(buf));
+		val = PLANTED;
+		memcpy((void *)buf + pos, &val, sizeof(val));
+		TEST_ASSERT_VAL("last word not found",
+				hits_of(verify, -1, buf, pos + sizeof(val)) >= 1);
+	}
 	aslr_verify__delete(verify);
 	return TEST_OK;
 }

@@ -159,6 +159,8 @@ struct aslr_verify {
 	u64			lowest[2];
 	u64			highest[2];
 	DECLARE_BITMAP(buckets, ASLR_VERIFY_BUCKETS);
+	/* The names of the types of records, found once each */
+	const char		*record_names[PERF_RECORD_HEADER_MAX];
 	/* The addresses samples carried, not to add them twice: u64 -> NULL */
 	struct hashmap		*addrs;
 	/* struct tep_event * -> struct aslr_verify_tp * */
@@ -445,6 +447,43 @@ static inline bool aslr_verify__hull(const struct aslr_verify *verify, u64 val)
 }
 
 /*
+ * The hulls of aslr_verify__hull() from ASLR_VERIFY_MIN on, as a start and a
+ * length each, to test a value against both without a branch.  An empty one
+ * is the other one again; if both are, they hold 1 alone, which
+ * aslr_verify__maybe() turns down.
+ */
+struct aslr_verify_hulls {
+	u64	start[2];
+	u64	len[2];
+};
+
+static void aslr_verify__hulls(const struct aslr_verify *verify, struct aslr_verify_hulls *hulls)
+{
+	bool empty[2];
+	int half;
+
+	for (half = 0; half < 2; half++) {
+		u64 lo = max_t(u64, verify->lowest[half], ASLR_VERIFY_MIN);
+		u64 hi = verify->highest[half];
+
+		empty[half] = lo > hi;
+		hulls->start[half] = empty[half] ? 1 : lo;
+		hulls->len[half] = empty[half] ? 0 : hi - lo;
+	}
+	for (half = 0; half < 2; half++) {
+		if (empty[half] && !empty[!half]) {
+			hulls->start[half] = hulls->start[!half];
+			hulls->len[half] = hulls->len[!half];
+		}
+	}
+}
+
+static inline bool aslr_verify_hulls__hold(const struct aslr_verify_hulls *hulls, u64 val)
+{
+	return (val - hulls->start[0] <= hulls->len[0]) | (val - hulls->start[1] <= hulls->len[1]);
+}
+
+/*
  * Could @val, of no field known to hold addresses, be in the address space of
  * the input? Most values are not.
  */
@@ -685,18 +724,32 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 	u64 hits;
 	u32 pos;
 
+	struct aslr_verify_hulls hulls;
+
 	verify->bytes += size;
 	if (aslr_verify__sort(verify))
 		return;
-	for (pos = 0; pos + sizeof(u64) <= size; pos += sizeof(u32)) {
-		u64 val;
+	aslr_verify__hulls(verify, &hulls);
+	for (pos = 0; pos + sizeof(u64) <= size; pos += sizeof(u64)) {
+		u64 val, next = 0, swapped;
 
 		memcpy(&val, buf + pos, sizeof(val));
+		swapped = bswap_64(val);
+		if (pos + sizeof(u64) + sizeof(u32) <= size)
+			memcpy(&next, buf + pos + sizeof(u32), sizeof(next));
+		/* Most words of a record are in neither hull: one branch for three. */
+		if (!(aslr_verify_hulls__hold(&hulls, val) |
+		      aslr_verify_hulls__hold(&hulls, swapped) |
+		      aslr_verify_hulls__hold(&hulls, next)))
+			continue;
 		if (aslr_verify__maybe(verify, val))
 			aslr_verify__word(verify, val, offset, what, spans, pos, "");
-		if (!(pos & 7) && aslr_verify__maybe(verify, bswap_64(val)))
-			aslr_verify__word(verify, bswap_64(val), offset, what, spans, pos,
+		if (aslr_verify__maybe(verify, swapped))
+			aslr_verify__word(verify, swapped, offset, what, spans, pos,
 					  ", in the other byte order");
+		if (next && aslr_verify__maybe(verify, next))
+			aslr_verify__word(verify, next, offset, what, spans,
+					  pos + sizeof(u32), "");
 	}
 	aslr_verify__text(verify, buf, size, offset, what);
 	hits = redact_check__scan(verify->names, buf, size, offset, what);
@@ -1138,11 +1191,18 @@ static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *
 	}
 }
 
-static const char *aslr_verify__record_name(u32 type)
+static const char *aslr_verify__record_name(struct aslr_verify *verify, u32 type)
 {
-	const char *name = perf_event__name(type);
+	const char *name;
 
-	return name && strcmp(name, "UNKNOWN") ? name : "a record of unknown type";
+	if (type < ARRAY_SIZE(verify->record_names) && verify->record_names[type])
+		return verify->record_names[type];
+	name = perf_event__name(type);
+	if (!name || !strcmp(name, "UNKNOWN"))
+		name = "a record of unknown type";
+	if (type < ARRAY_SIZE(verify->record_names))
+		verify->record_names[type] = name;
+	return name;
 }
 
 int aslr_verify__feature(struct aslr_verify *verify, int feat, const void *buf,
@@ -1223,10 +1283,10 @@ int aslr_verify__event(struct aslr_verify *verify, struct evlist *evlist,
 		spans.event = NULL;
 		aslr_verify__event_spans(verify, evlist, event, &spans);
 		aslr_verify__low(verify, event, offset,
-				 aslr_verify__record_name(event->header.type), &spans);
+				 aslr_verify__record_name(verify, event->header.type), &spans);
 	}
 	aslr_verify__scan(verify, event, event->header.size, offset,
-			  aslr_verify__record_name(event->header.type), &spans);
+			  aslr_verify__record_name(verify, event->header.type), &spans);
 	return verify->hits > hits ? -EADDRINUSE : 0;
 }
 

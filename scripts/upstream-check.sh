@@ -38,6 +38,7 @@ if [ "${1:-}" = changed ] && is_verified "$verified" "$export_key"; then
 	exit 0
 fi
 rc=0
+mkdir -p "$BUILD"
 "$(dirname "$0")/prepare-upstream-tree.sh" > "$BUILD/upstream-tree.log" 2>&1 || rc=$?
 if [ "$rc" = 2 ]; then
 	grep '^skip:' "$BUILD/upstream-tree.log" || echo "skip: no linux $UPSTREAM_KVER tree"

@@ -189,7 +189,8 @@ check_workload() {
 	check_report "${name}-again" "${d}/ref.data" "${d}/out3.data" "${report_opts}"
 
 	# file -> pipe
-	(set -o pipefail; perf inject --aslr -b -i "${d}/orig.data" -o - | cat > "${d}/out-fp.pipe") ||
+	(set -o pipefail
+	 perf inject --aslr -b -i "${d}/orig.data" -o - | cat > "${d}/out-fp.pipe") ||
 		fail "${name}-file-pipe: perf inject failed"
 	check_report "${name}-file-pipe" "${d}/ref.data" "${d}/out-fp.pipe" "${report_opts}"
 	check_leak "${name}-file-pipe" "${d}/orig.data" "${d}/out-fp.pipe"
@@ -201,7 +202,8 @@ check_workload() {
 	check_build_ids "${name}-pipe-file" "${d}/ref-pipe.data" "${d}/out-pf.data"
 
 	# pipe -> pipe
-	(set -o pipefail; cat "${d}/orig.pipe" | perf inject --aslr | cat > "${d}/out-pp.pipe") ||
+	(set -o pipefail
+	 cat "${d}/orig.pipe" | perf inject --aslr | cat > "${d}/out-pp.pipe") ||
 		fail "${name}-pipe-pipe: perf inject failed"
 	check_report "${name}-pipe-pipe" "${d}/ref-pipe.data" "${d}/out-pp.pipe" "${report_opts}"
 	check_leak "${name}-pipe-pipe" "${d}/orig.pipe" "${d}/out-pp.pipe"
@@ -933,7 +935,8 @@ test_strip_host() {
 	fi
 	perf inject --aslr --strip-host -i "${d}/orig.data" -o "${d}/strip.data"
 	(set -o pipefail; perf inject --aslr --strip-host -i - -o - < "${d}/orig.pipe" |
-		perf inject -i - -o "${d}/strip-pipe.data") || fail "strip-host: perf inject of a pipe failed"
+		perf inject -i - -o "${d}/strip-pipe.data") ||
+		fail "strip-host: perf inject of a pipe failed"
 	for f in strip.data strip-pipe.data; do
 		if ! perf report --header-only -i "${d}/${f}" \
 				> "${d}/${f}.header" 2> /dev/null; then

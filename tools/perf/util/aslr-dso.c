@@ -121,19 +121,17 @@ static void aslr_dso__digest(const void *buf, size_t len, u8 *out, size_t size)
 }
 
 /*
- * Write the object of @len bytes at @buf, its build-id of @bid_size bytes at
- * @bid, as @dir/@stem-BUILDID.so (a name no other object has), through a
- * temporary file: its path in *@path.
+ * Write the object of @len bytes at @buf, of build-id @bid, as
+ * @dir/@stem-BUILDID.so (a name no other object has), through a temporary
+ * file: its path in *@path.
  */
 static int aslr_dso__write_file(const char *dir, const char *stem, const void *buf,
-				size_t len, const u8 *bid, size_t bid_size, char **path)
+				size_t len, const struct build_id *bid, char **path)
 {
 	char sbuild_id[SBUILD_ID_SIZE], *tmp;
-	struct build_id build_id;
 	int fd, err = 0;
 
-	build_id__init(&build_id, bid, bid_size);
-	build_id__sprintf(&build_id, sbuild_id);
+	build_id__sprintf(bid, sbuild_id);
 	if (asprintf(path, "%s/%s-%.16s.so", dir, stem, sbuild_id) < 0) {
 		*path = NULL;
 		return -ENOMEM;
@@ -213,6 +211,65 @@ enum {
 static const char aslr_dso__shstrtab[] =
 	"\0.text\0.note.gnu.build-id\0.symtab\0.strtab\0.shstrtab";
 
+/* The symbol table of @syms and its strings, after the null symbol. */
+static void aslr_dso__symbols(struct aslr_dso_buf *b, Elf_Shdr *shdr,
+			      const struct aslr_dso_sym *syms, size_t nr)
+{
+	size_t i, strtab;
+	u32 name = 1;
+
+	/* The null symbol, then the others */
+	shdr[ASLR_DSO_SYMTAB].sh_type = SHT_SYMTAB;
+	shdr[ASLR_DSO_SYMTAB].sh_link = ASLR_DSO_STRTAB;
+	shdr[ASLR_DSO_SYMTAB].sh_info = 1;
+	shdr[ASLR_DSO_SYMTAB].sh_entsize = sizeof(Elf_Sym);
+	shdr[ASLR_DSO_SYMTAB].sh_addralign = 8;
+	shdr[ASLR_DSO_SYMTAB].sh_offset = aslr_dso_buf__add(b, NULL, sizeof(Elf_Sym), 8);
+	for (i = 0; i < nr; i++) {
+		Elf_Sym sym = {
+			.st_name = name,
+			.st_info = ELF_ST_INFO(STB_GLOBAL, STT_FUNC),
+			.st_shndx = ASLR_DSO_TEXT,
+			.st_value = syms[i].start,
+			.st_size = syms[i].end - syms[i].start,
+		};
+
+		aslr_dso_buf__add(b, &sym, sizeof(sym), 1);
+		name += strlen(syms[i].name) + 1;
+	}
+	shdr[ASLR_DSO_SYMTAB].sh_size = b->len - shdr[ASLR_DSO_SYMTAB].sh_offset;
+
+	shdr[ASLR_DSO_STRTAB].sh_type = SHT_STRTAB;
+	shdr[ASLR_DSO_STRTAB].sh_addralign = 1;
+	strtab = aslr_dso_buf__add(b, "", 1, 1);
+	for (i = 0; i < nr; i++)
+		aslr_dso_buf__add(b, syms[i].name, strlen(syms[i].name) + 1, 1);
+	shdr[ASLR_DSO_STRTAB].sh_offset = strtab;
+	shdr[ASLR_DSO_STRTAB].sh_size = b->len - strtab;
+}
+
+/* The ELF and program headers of the object in @b, its section headers at @shoff. */
+static void aslr_dso__headers(struct aslr_dso_buf *b, size_t shoff, u64 size)
+{
+	Elf_Ehdr *ehdr = (void *)b->data;
+	Elf_Phdr *phdr;
+
+	aslr_dso__ehdr(ehdr, ET_DYN);
+	ehdr->e_phoff = sizeof(*ehdr);
+	ehdr->e_phnum = 1;
+	ehdr->e_shoff = shoff;
+	ehdr->e_shnum = ASLR_DSO_NR_SECTIONS;
+	ehdr->e_shstrndx = ASLR_DSO_SHSTRTAB;
+
+	/* One segment, from file offset and address 0, as big as the mapping */
+	phdr = (void *)b->data + ehdr->e_phoff;
+	phdr->p_type = PT_LOAD;
+	phdr->p_flags = PF_R | PF_X;
+	phdr->p_filesz = b->len;
+	phdr->p_memsz = max_t(u64, size, b->len);
+	phdr->p_align = page_size;
+}
+
 int aslr_dso__write_symbols(const char *dir, const char *stem, const struct aslr_dso_sym *syms,
 			    size_t nr, u64 size, char **path)
 {
@@ -224,15 +281,13 @@ int aslr_dso__write_symbols(const char *dir, const char *stem, const struct aslr
 		.n_descsz = BUILD_ID_SIZE,
 		.n_type = NT_GNU_BUILD_ID,
 	};
-	Elf_Ehdr *ehdr;
-	Elf_Phdr *phdr;
-	size_t i, off, strtab, desc;
-	u32 name = 1;
+	struct build_id bid;
+	size_t i, off, desc;
 	int err;
 
 	memset(shdr, 0, sizeof(shdr));
-	aslr_dso_buf__add(&b, NULL, sizeof(*ehdr), 8);
-	aslr_dso_buf__add(&b, NULL, sizeof(*phdr), 8);
+	aslr_dso_buf__add(&b, NULL, sizeof(Elf_Ehdr), 8);
+	aslr_dso_buf__add(&b, NULL, sizeof(Elf_Phdr), 8);
 
 	/*
 	 * Some code, for perf to take the object for one that has some: the
@@ -252,34 +307,7 @@ int aslr_dso__write_symbols(const char *dir, const char *stem, const struct aslr
 	desc = aslr_dso_buf__add(&b, NULL, BUILD_ID_SIZE, 4);
 	shdr[ASLR_DSO_NOTE].sh_size = b.len - shdr[ASLR_DSO_NOTE].sh_offset;
 
-	/* The null symbol, then the others */
-	shdr[ASLR_DSO_SYMTAB].sh_type = SHT_SYMTAB;
-	shdr[ASLR_DSO_SYMTAB].sh_link = ASLR_DSO_STRTAB;
-	shdr[ASLR_DSO_SYMTAB].sh_info = 1;
-	shdr[ASLR_DSO_SYMTAB].sh_entsize = sizeof(Elf_Sym);
-	shdr[ASLR_DSO_SYMTAB].sh_addralign = 8;
-	shdr[ASLR_DSO_SYMTAB].sh_offset = aslr_dso_buf__add(&b, NULL, sizeof(Elf_Sym), 8);
-	for (i = 0; i < nr; i++) {
-		Elf_Sym sym = {
-			.st_name = name,
-			.st_info = ELF_ST_INFO(STB_GLOBAL, STT_FUNC),
-			.st_shndx = ASLR_DSO_TEXT,
-			.st_value = syms[i].start,
-			.st_size = syms[i].end - syms[i].start,
-		};
-
-		aslr_dso_buf__add(&b, &sym, sizeof(sym), 1);
-		name += strlen(syms[i].name) + 1;
-	}
-	shdr[ASLR_DSO_SYMTAB].sh_size = b.len - shdr[ASLR_DSO_SYMTAB].sh_offset;
-
-	shdr[ASLR_DSO_STRTAB].sh_type = SHT_STRTAB;
-	shdr[ASLR_DSO_STRTAB].sh_addralign = 1;
-	strtab = aslr_dso_buf__add(&b, "", 1, 1);
-	for (i = 0; i < nr; i++)
-		aslr_dso_buf__add(&b, syms[i].name, strlen(syms[i].name) + 1, 1);
-	shdr[ASLR_DSO_STRTAB].sh_offset = strtab;
-	shdr[ASLR_DSO_STRTAB].sh_size = b.len - strtab;
+	aslr_dso__symbols(&b, shdr, syms, nr);
 
 	shdr[ASLR_DSO_SHSTRTAB].sh_type = SHT_STRTAB;
 	shdr[ASLR_DSO_SHSTRTAB].sh_addralign = 1;
@@ -295,25 +323,11 @@ int aslr_dso__write_symbols(const char *dir, const char *stem, const struct aslr
 		return -ENOMEM;
 	}
 
-	ehdr = (void *)b.data;
-	aslr_dso__ehdr(ehdr, ET_DYN);
-	ehdr->e_phoff = sizeof(*ehdr);
-	ehdr->e_phnum = 1;
-	ehdr->e_shoff = off;
-	ehdr->e_shnum = ASLR_DSO_NR_SECTIONS;
-	ehdr->e_shstrndx = ASLR_DSO_SHSTRTAB;
-
-	/* One segment, from file offset and address 0, as big as the mapping */
-	phdr = (void *)b.data + ehdr->e_phoff;
-	phdr->p_type = PT_LOAD;
-	phdr->p_flags = PF_R | PF_X;
-	phdr->p_filesz = b.len;
-	phdr->p_memsz = max_t(u64, size, b.len);
-	phdr->p_align = page_size;
+	aslr_dso__headers(&b, off, size);
 
 	aslr_dso__digest(b.data, b.len, (u8 *)b.data + desc, BUILD_ID_SIZE);
-	err = aslr_dso__write_file(dir, stem, b.data, b.len, (u8 *)b.data + desc, BUILD_ID_SIZE,
-				   path);
+	build_id__init(&bid, (u8 *)b.data + desc, BUILD_ID_SIZE);
+	err = aslr_dso__write_file(dir, stem, b.data, b.len, &bid, path);
 	free(b.data);
 	return err;
 }
@@ -379,6 +393,7 @@ int aslr_dso__copy_jitted(const char *src, const char *dir, aslr_dso_rename_fn r
 	const Elf_Ehdr *ehdr;
 	const Elf_Shdr *shdrs, *strtab;
 	size_t i, desc = 0, desc_size = 0;
+	struct build_id bid;
 	bool found = false;
 	struct stat st;
 	const char *base;
@@ -444,8 +459,8 @@ int aslr_dso__copy_jitted(const char *src, const char *dir, aslr_dso_rename_fn r
 	/* jitted-PID-N.so: jitted-PID-N-BUILDID.so */
 	base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src;
 	stem = strndup(base, strcspn(base, "."));
-	err = stem ? aslr_dso__write_file(dir, stem, buf, st.st_size, (u8 *)buf + desc,
-					  desc_size, path) : -ENOMEM;
+	build_id__init(&bid, (u8 *)buf + desc, desc_size);
+	err = stem ? aslr_dso__write_file(dir, stem, buf, st.st_size, &bid, path) : -ENOMEM;
 	free(stem);
 	goto out;
 bad:
@@ -460,6 +475,9 @@ out:
 int aslr_dso__write_kallsyms(const char *dir, const char *buf, size_t len, u8 *bid,
 			     char **path)
 {
+	struct build_id build_id;
+
 	aslr_dso__digest(buf, len, bid, BUILD_ID_SIZE);
-	return aslr_dso__write_file(dir, "kallsyms", buf, len, bid, BUILD_ID_SIZE, path);
+	build_id__init(&build_id, bid, BUILD_ID_SIZE);
+	return aslr_dso__write_file(dir, "kallsyms", buf, len, &build_id, path);
 }

@@ -449,8 +449,7 @@ static inline bool aslr_verify__hull(const struct aslr_verify *verify, u64 val)
 /*
  * The hulls of aslr_verify__hull() from ASLR_VERIFY_MIN on, as a start and a
  * length each, to test a value against both without a branch.  An empty one
- * is the other one again; if both are, they hold 1 alone, which
- * aslr_verify__maybe() turns down.
+ * holds ASLR_VERIFY_MIN alone: a rare value, tested as any other that passes.
  */
 struct aslr_verify_hulls {
 	u64	start[2];
@@ -459,22 +458,14 @@ struct aslr_verify_hulls {
 
 static void aslr_verify__hulls(const struct aslr_verify *verify, struct aslr_verify_hulls *hulls)
 {
-	bool empty[2];
 	int half;
 
 	for (half = 0; half < 2; half++) {
 		u64 lo = max_t(u64, verify->lowest[half], ASLR_VERIFY_MIN);
 		u64 hi = verify->highest[half];
 
-		empty[half] = lo > hi;
-		hulls->start[half] = empty[half] ? 1 : lo;
-		hulls->len[half] = empty[half] ? 0 : hi - lo;
-	}
-	for (half = 0; half < 2; half++) {
-		if (empty[half] && !empty[!half]) {
-			hulls->start[half] = hulls->start[!half];
-			hulls->len[half] = hulls->len[!half];
-		}
+		hulls->start[half] = lo > hi ? ASLR_VERIFY_MIN : lo;
+		hulls->len[half] = lo > hi ? 0 : hi - lo;
 	}
 }
 
@@ -556,16 +547,22 @@ static const char *spans__name(const struct aslr_verify_spans *spans, u32 pos)
 	return NULL;
 }
 
-static void aslr_verify__report(struct aslr_verify *verify, u64 val, u64 offset,
-				const char *what, const struct aslr_verify_spans *spans,
-				u32 pos, const char *how)
+/* What the bytes looked at are, at @offset of the output. */
+struct aslr_verify_at {
+	u64		offset;
+	const char	*what;
+};
+
+static void aslr_verify__report(struct aslr_verify *verify, u64 val,
+				const struct aslr_verify_at *at,
+				const struct aslr_verify_spans *spans, u32 pos, const char *how)
 {
 	const char *field = spans ? spans__name(spans, pos) : NULL;
 
 	if (++verify->hits > ASLR_VERIFY_REPORTS)
 		return;
 	pr_err("--aslr: %#" PRIx64 ", an address of the input, at file offset %#" PRIx64
-	       " of the output: %s (+%#x)%s%s%s\n", val, offset + pos, what, pos,
+	       " of the output: %s (+%#x)%s%s%s\n", val, at->offset + pos, at->what, pos,
 	       field ? ", field " : "", field ?: "", how);
 }
 
@@ -617,9 +614,9 @@ static bool spans__across_fields(const struct aslr_verify_spans *spans, u32 pos)
 	return false;
 }
 
-static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
-			      const char *what, struct aslr_verify_spans *spans,
-			      u32 pos, const char *how)
+static void aslr_verify__word(struct aslr_verify *verify, u64 val,
+			      const struct aslr_verify_at *at,
+			      struct aslr_verify_spans *spans, u32 pos, const char *how)
 {
 	if (!aslr_verify__in_space(verify, val))
 		return;
@@ -643,7 +640,7 @@ static void aslr_verify__word(struct aslr_verify *verify, u64 val, u64 offset,
 		verify->pairs++;
 		return;
 	}
-	aslr_verify__report(verify, val, offset, what, spans, pos, how);
+	aslr_verify__report(verify, val, at, spans, pos, how);
 }
 
 /* isxdigit() without a call for each byte of the output. */
@@ -675,7 +672,7 @@ static u64 aslr_verify__parse_hex(const char *s, size_t len)
  * digits, an address glued to other digits.
  */
 static void aslr_verify__text(struct aslr_verify *verify, const char *buf, size_t size,
-			      u64 offset, const char *what)
+			      const struct aslr_verify_at *at)
 {
 	size_t i = 0, j, start, len, k;
 	u64 val;
@@ -696,15 +693,15 @@ static void aslr_verify__text(struct aslr_verify *verify, const char *buf, size_
 		len = j - start;
 		/* The whole number, or windows of a longer run. */
 		for (k = len <= 16 ? len : 9; k >= 9 && k <= min_t(size_t, len, 16); k++) {
-			size_t at[2] = { start, j - k };
+			size_t from[2] = { start, j - k };
 			int n;
 
-			for (n = 0; n < 2 && (!n || at[1] != at[0]); n++) {
-				val = aslr_verify__parse_hex(buf + at[n], k);
+			for (n = 0; n < 2 && (!n || from[1] != from[0]); n++) {
+				val = aslr_verify__parse_hex(buf + from[n], k);
 				verify->text_numbers++;
 				if (aslr_verify__in_space(verify, val))
-					aslr_verify__report(verify, val, offset, what, NULL,
-							    at[n], ", as text");
+					aslr_verify__report(verify, val, at, NULL, from[n],
+							    ", as text");
 			}
 		}
 		i = j + 1;
@@ -721,10 +718,10 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 			      u64 offset, const char *what,
 			      struct aslr_verify_spans *spans)
 {
+	const struct aslr_verify_at at = { .offset = offset, .what = what, };
+	struct aslr_verify_hulls hulls;
 	u64 hits;
 	u32 pos;
-
-	struct aslr_verify_hulls hulls;
 
 	verify->bytes += size;
 	if (aslr_verify__sort(verify))
@@ -743,15 +740,14 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 		      aslr_verify_hulls__hold(&hulls, next)))
 			continue;
 		if (aslr_verify__maybe(verify, val))
-			aslr_verify__word(verify, val, offset, what, spans, pos, "");
+			aslr_verify__word(verify, val, &at, spans, pos, "");
 		if (aslr_verify__maybe(verify, swapped))
-			aslr_verify__word(verify, swapped, offset, what, spans, pos,
+			aslr_verify__word(verify, swapped, &at, spans, pos,
 					  ", in the other byte order");
 		if (next && aslr_verify__maybe(verify, next))
-			aslr_verify__word(verify, next, offset, what, spans,
-					  pos + sizeof(u32), "");
+			aslr_verify__word(verify, next, &at, spans, pos + sizeof(u32), "");
 	}
-	aslr_verify__text(verify, buf, size, offset, what);
+	aslr_verify__text(verify, buf, size, &at);
 	hits = redact_check__scan(verify->names, buf, size, offset, what);
 	verify->name_hits += hits;
 	verify->hits += hits;
@@ -764,6 +760,7 @@ static void aslr_verify__scan(struct aslr_verify *verify, const void *buf, size_
 static void aslr_verify__low(struct aslr_verify *verify, const void *buf, u64 offset,
 			     const char *what, const struct aslr_verify_spans *spans)
 {
+	const struct aslr_verify_at at = { .offset = offset, .what = what, };
 	int i;
 
 	for (i = 0; i < spans->nr; i++) {
@@ -781,7 +778,7 @@ static void aslr_verify__low(struct aslr_verify *verify, const void *buf, u64 of
 			    !aslr_verify__in_space(verify, val))
 				continue;
 			verify->in_space++;
-			aslr_verify__report(verify, val, offset, what, spans, pos, "");
+			aslr_verify__report(verify, val, &at, spans, pos, "");
 		}
 	}
 }
@@ -921,6 +918,98 @@ static bool spans__sample_fields(struct aslr_verify_spans *spans, u64 type,
 	return true;
 }
 
+/* The read values of a sample from *@pos: false if past its end, @size. */
+static bool spans__read_values(struct aslr_verify_spans *spans, const void *rec, u64 rf,
+			       u32 *pos, u32 size)
+{
+	u64 one = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	u64 times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	u64 nr, len;
+
+	if (*pos + sizeof(u64) > size)
+		return false;
+	memcpy(&nr, rec + *pos, sizeof(nr));
+	if (!(rf & PERF_FORMAT_GROUP))
+		nr = 1, one += times, times = 0;
+	else
+		times++;
+	if (nr > size / sizeof(u64))
+		return false;
+	len = (times + nr * one) * sizeof(u64);
+	if (*pos + len > size)
+		return false;
+	spans__add(spans, *pos, *pos + len, "read values", SPAN_NUMBER);
+	*pos += len;
+	return true;
+}
+
+/* The callchain of a sample from *@pos: false if past its end, @size. */
+static bool spans__callchain(struct aslr_verify_spans *spans, const void *rec, u32 *pos,
+			     u32 size)
+{
+	u64 nr;
+
+	if (*pos + sizeof(u64) > size)
+		return false;
+	memcpy(&nr, rec + *pos, sizeof(nr));
+	if (nr > size / sizeof(u64) || *pos + (nr + 1) * sizeof(u64) > size)
+		return false;
+	spans__add(spans, *pos, *pos + sizeof(u64), "callchain nr", SPAN_NUMBER);
+	spans__add(spans, *pos + sizeof(u64), *pos + (nr + 1) * sizeof(u64), "callchain",
+		   SPAN_ADDR);
+	*pos += (nr + 1) * sizeof(u64);
+	return true;
+}
+
+/* The raw data of a sample of @evsel from *@pos: false if past its end, @size. */
+static bool aslr_verify__raw(struct aslr_verify *verify, struct evsel *evsel,
+			     struct aslr_verify_spans *spans, const void *rec, u32 *pos, u32 size)
+{
+	u32 raw_size;
+
+	if (*pos + sizeof(raw_size) > size)
+		return false;
+	memcpy(&raw_size, rec + *pos, sizeof(raw_size));
+	if (*pos + sizeof(raw_size) + raw_size > size)
+		return false;
+	spans__add(spans, *pos, *pos + sizeof(raw_size), "raw size", SPAN_NUMBER);
+	spans->raw_start = *pos;
+	spans->raw_end = *pos + sizeof(raw_size) + raw_size;
+	aslr_verify__raw_spans(verify, evsel, spans, *pos + sizeof(raw_size), raw_size);
+	*pos += sizeof(raw_size) + raw_size;
+	return true;
+}
+
+/*
+ * The branch stack of a sample from *@pos: false if past its end, @size, or
+ * if branch counters follow it (the rest of the sample is looked at).
+ */
+static bool spans__branch_stack(struct aslr_verify_spans *spans, const void *rec,
+				u64 branch_type, u32 *pos, u32 size)
+{
+	u64 i, nr, len, words = 1 + !!(branch_type & PERF_SAMPLE_BRANCH_HW_INDEX);
+
+	if (*pos + sizeof(u64) > size)
+		return false;
+	memcpy(&nr, rec + *pos, sizeof(nr));
+	if (nr > size / sizeof(struct branch_entry))
+		return false;
+	len = words * sizeof(u64) + nr * sizeof(struct branch_entry);
+	if (*pos + len > size)
+		return false;
+	spans__add(spans, *pos, *pos + words * sizeof(u64), "branch stack nr", SPAN_NUMBER);
+	*pos += words * sizeof(u64);
+	for (i = 0; i < nr; i++, *pos += sizeof(struct branch_entry)) {
+		spans__add(spans, *pos + offsetof(struct branch_entry, from),
+			   *pos + offsetof(struct branch_entry, flags), "branch from and to",
+			   SPAN_ADDR);
+		spans__add(spans, *pos + offsetof(struct branch_entry, flags),
+			   *pos + sizeof(struct branch_entry), "branch flags", SPAN_NUMBER);
+	}
+	return !(branch_type & PERF_SAMPLE_BRANCH_COUNTERS);
+}
+
 /*
  * The fields of a sample as --aslr writes it. Those it can't find are
  * looked at as if no field held a number.
@@ -932,8 +1021,7 @@ static void aslr_verify__sample_fields(struct aslr_verify *verify, struct evlist
 	struct evsel *evsel = evlist ? evlist__event2evsel(evlist, event) : NULL;
 	u32 size = event->header.size, pos = sizeof(event->header);
 	const struct perf_event_attr *attr;
-	const void *rec = event;
-	u64 type, rf, nr, len;
+	u64 type;
 
 	if (!evsel)
 		return;
@@ -941,80 +1029,19 @@ static void aslr_verify__sample_fields(struct aslr_verify *verify, struct evlist
 	attr = evsel->core.idx < verify->nr_attrs ? &verify->attrs[evsel->core.idx] :
 						    &evsel->core.attr;
 	type = attr->sample_type;
-	rf = attr->read_format;
 
 	if (!spans__sample_fields(spans, type, sample_head, ARRAY_SIZE(sample_head), &pos, size))
 		return;
-	if (type & PERF_SAMPLE_READ) {
-		u64 one = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-		u64 times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-			    !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
-
-		if (pos + sizeof(u64) > size)
-			return;
-		memcpy(&nr, rec + pos, sizeof(nr));
-		if (!(rf & PERF_FORMAT_GROUP))
-			nr = 1, one += times, times = 0;
-		else
-			times++;
-		if (nr > size / sizeof(u64))
-			return;
-		len = (times + nr * one) * sizeof(u64);
-		if (pos + len > size)
-			return;
-		spans__add(spans, pos, pos + len, "read values", SPAN_NUMBER);
-		pos += len;
-	}
-	if (type & PERF_SAMPLE_CALLCHAIN) {
-		if (pos + sizeof(u64) > size)
-			return;
-		memcpy(&nr, rec + pos, sizeof(nr));
-		if (nr > size / sizeof(u64) || pos + (nr + 1) * sizeof(u64) > size)
-			return;
-		spans__add(spans, pos, pos + sizeof(u64), "callchain nr", SPAN_NUMBER);
-		spans__add(spans, pos + sizeof(u64), pos + (nr + 1) * sizeof(u64), "callchain",
-			   SPAN_ADDR);
-		pos += (nr + 1) * sizeof(u64);
-	}
-	if (type & PERF_SAMPLE_RAW) {
-		u32 raw_size;
-
-		if (pos + sizeof(raw_size) > size)
-			return;
-		memcpy(&raw_size, rec + pos, sizeof(raw_size));
-		if (pos + sizeof(raw_size) + raw_size > size)
-			return;
-		spans__add(spans, pos, pos + sizeof(raw_size), "raw size", SPAN_NUMBER);
-		spans->raw_start = pos;
-		spans->raw_end = pos + sizeof(raw_size) + raw_size;
-		aslr_verify__raw_spans(verify, evsel, spans, pos + sizeof(raw_size), raw_size);
-		pos += sizeof(raw_size) + raw_size;
-	}
-	if (type & PERF_SAMPLE_BRANCH_STACK) {
-		u64 i, words = 1 + !!(attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
-
-		if (pos + sizeof(u64) > size)
-			return;
-		memcpy(&nr, rec + pos, sizeof(nr));
-		if (nr > size / sizeof(struct branch_entry))
-			return;
-		len = words * sizeof(u64) + nr * sizeof(struct branch_entry);
-		if (pos + len > size)
-			return;
-		spans__add(spans, pos, pos + words * sizeof(u64), "branch stack nr", SPAN_NUMBER);
-		pos += words * sizeof(u64);
-		for (i = 0; i < nr; i++, pos += sizeof(struct branch_entry)) {
-			spans__add(spans, pos + offsetof(struct branch_entry, from),
-				   pos + offsetof(struct branch_entry, flags), "branch from and to",
-				   SPAN_ADDR);
-			spans__add(spans, pos + offsetof(struct branch_entry, flags),
-				   pos + sizeof(struct branch_entry), "branch flags",
-				   SPAN_NUMBER);
-		}
-		/* Branch counters, if the group has them: the rest is looked at. */
-		if (attr->branch_sample_type & PERF_SAMPLE_BRANCH_COUNTERS)
-			return;
-	}
+	if ((type & PERF_SAMPLE_READ) &&
+	    !spans__read_values(spans, event, attr->read_format, &pos, size))
+		return;
+	if ((type & PERF_SAMPLE_CALLCHAIN) && !spans__callchain(spans, event, &pos, size))
+		return;
+	if ((type & PERF_SAMPLE_RAW) && !aslr_verify__raw(verify, evsel, spans, event, &pos, size))
+		return;
+	if ((type & PERF_SAMPLE_BRANCH_STACK) &&
+	    !spans__branch_stack(spans, event, attr->branch_sample_type, &pos, size))
+		return;
 	/* Registers and user stacks are looked at, as no field holds a number. */
 	if (type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))
 		return;
@@ -1087,21 +1114,16 @@ static void spans__mmap(struct aslr_verify_spans *spans, bool file_offset)
 		   file_offset ? SPAN_OTHER : SPAN_ADDR);
 }
 
-/* The fields of a record that hold numbers or addresses, by its type. */
-static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *evlist,
-				     union perf_event *event,
-				     struct aslr_verify_spans *spans)
+/*
+ * The fields of a record other than a sample that hold numbers or
+ * addresses, by its type: false if no sample id fields follow them.
+ */
+static bool spans__record(struct aslr_verify_spans *spans, const union perf_event *event)
 {
-	u32 type = event->header.type, size = event->header.size;
 	bool user = (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
 		    PERF_RECORD_MISC_KERNEL;
-	u32 id_size = 0;
 
-	spans__add(spans, 0, sizeof(event->header), "header", SPAN_NUMBER);
-	switch (type) {
-	case PERF_RECORD_SAMPLE:
-		aslr_verify__sample_spans(verify, evlist, event, spans);
-		return;
+	switch (event->header.type) {
 	case PERF_RECORD_MMAP:
 		spans__mmap(spans, user && aslr_verify__file_offset(event->mmap.filename));
 		break;
@@ -1142,8 +1164,9 @@ static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *
 	case PERF_RECORD_TIME_CONV:
 	case PERF_RECORD_FINISHED_INIT:
 		/* ids, counts, times, pids and cpus */
-		spans__add(spans, sizeof(event->header), size, "numbers", SPAN_NUMBER);
-		return;
+		spans__add(spans, sizeof(event->header), event->header.size, "numbers",
+			   SPAN_NUMBER);
+		return false;
 	case PERF_RECORD_KSYMBOL:
 		spans__add(spans, offsetof(struct perf_record_ksymbol, addr),
 			   offsetof(struct perf_record_ksymbol, len), "addr", SPAN_ADDR);
@@ -1171,15 +1194,33 @@ static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *
 		spans__add(spans, offsetof(struct perf_record_header_build_id, pid),
 			   offsetof(struct perf_record_header_build_id, filename),
 			   "pid and build-id", SPAN_NUMBER);
-		return;
+		return false;
 	case PERF_RECORD_EVENT_UPDATE:
 		spans__add(spans, offsetof(struct perf_record_event_update, type),
 			   offsetof(struct perf_record_event_update, name), "type and id",
 			   SPAN_NUMBER);
-		return;
+		return false;
 	default:
 		break;
 	}
+	return true;
+}
+
+/* The fields of a record that hold numbers or addresses, by its type. */
+static void aslr_verify__event_spans(struct aslr_verify *verify, struct evlist *evlist,
+				     union perf_event *event,
+				     struct aslr_verify_spans *spans)
+{
+	u32 type = event->header.type, size = event->header.size;
+	u32 id_size = 0;
+
+	spans__add(spans, 0, sizeof(event->header), "header", SPAN_NUMBER);
+	if (type == PERF_RECORD_SAMPLE) {
+		aslr_verify__sample_spans(verify, evlist, event, spans);
+		return;
+	}
+	if (!spans__record(spans, event))
+		return;
 	/* The sample id fields after the record. */
 	if (evlist && type < PERF_RECORD_USER_TYPE_START &&
 	    evlist__first(evlist)->core.attr.sample_id_all)

@@ -863,6 +863,116 @@ static struct symbol *aslr__symbol_from(struct dso *dso, u64 addr)
 	return first;
 }
 
+/* The symbols of a perf-PID.map in [start, end), as they are found. */
+struct aslr_perf_map {
+	u64			start;
+	u64			end;
+	/* Where a symbol starts or ends, sorted */
+	u64			*edges;
+	size_t			nr_edges;
+	struct aslr_dso_sym	*syms;
+	size_t			nr_syms;
+};
+
+static void aslr_perf_map__exit(struct aslr_perf_map *pm)
+{
+	size_t i;
+
+	for (i = 0; i < pm->nr_syms; i++)
+		free((char *)pm->syms[i].name);
+	zfree(&pm->syms);
+	zfree(&pm->edges);
+}
+
+/* Where the symbols of @dso start and end in @pm, @from on. */
+static int aslr_perf_map__edges(struct aslr_perf_map *pm, struct dso *dso, u64 from)
+{
+	size_t nr = 0;
+	struct symbol *sym;
+
+	for (sym = aslr__symbol_from(dso, from); sym && sym->start < pm->end;
+	     sym = dso__next_symbol(sym)) {
+		if (max(sym->end, sym->start + 1) > pm->start)
+			nr += 3;
+	}
+	if (!nr)
+		return 0;
+	pm->edges = calloc(nr + 2, sizeof(*pm->edges));
+	pm->syms = calloc(nr + 2, sizeof(*pm->syms));
+	if (!pm->edges || !pm->syms)
+		return -ENOMEM;
+	pm->edges[pm->nr_edges++] = pm->start;
+	for (sym = aslr__symbol_from(dso, from); sym && sym->start < pm->end;
+	     sym = dso__next_symbol(sym)) {
+		if (max(sym->end, sym->start + 1) <= pm->start)
+			continue;
+		pm->edges[pm->nr_edges++] = max(sym->start, pm->start);
+		pm->edges[pm->nr_edges++] = min(max(sym->end, pm->start), pm->end);
+		/* Empty: found at its start only */
+		if (sym->start == sym->end && sym->start + 1 < pm->end)
+			pm->edges[pm->nr_edges++] = sym->start + 1;
+	}
+	qsort(pm->edges, pm->nr_edges, sizeof(*pm->edges), aslr__u64_cmp);
+	return 0;
+}
+
+/* The symbol perf finds between each two edges of @pm, those of a name merged. */
+static int aslr_perf_map__syms(struct aslr_perf_map *pm, struct aslr *aslr, struct dso *dso)
+{
+	struct aslr_dso_sym *syms = pm->syms;
+	size_t i;
+
+	for (i = 0; i < pm->nr_edges; i++) {
+		u64 at = pm->edges[i], next = i + 1 < pm->nr_edges ? pm->edges[i + 1] : pm->end;
+		struct symbol *sym;
+
+		if (next <= at || at >= pm->end)
+			continue;
+		sym = dso__find_symbol_nocache(dso, at);
+		if (!sym)
+			continue;
+		if (pm->nr_syms && syms[pm->nr_syms - 1].end == at - pm->start &&
+		    !strcmp(syms[pm->nr_syms - 1].name, sym->name)) {
+			syms[pm->nr_syms - 1].end = next - pm->start;
+			continue;
+		}
+		syms[pm->nr_syms].start = at - pm->start;
+		syms[pm->nr_syms].end = next - pm->start;
+		syms[pm->nr_syms].name = strdup(sym->name);
+		if (!syms[pm->nr_syms].name)
+			return -ENOMEM;
+		/* A name may hold an address as well */
+		aslr__rename(aslr, (char *)syms[pm->nr_syms].name, strlen(syms[pm->nr_syms].name));
+		pm->nr_syms++;
+	}
+	return 0;
+}
+
+/* Write the symbols of @pm, of the process @pid, as an object, its path in *@path. */
+static int aslr__write_perf_map(struct aslr *aslr, const struct aslr_perf_map *pm, pid_t pid,
+				char **path)
+{
+	const char *dir = aslr__dso_dir(aslr);
+	char *stem;
+	int err;
+
+	if (!dir)
+		return -EIO;
+	if (asprintf(&stem, "perf-map-%d", pid) < 0)
+		return -ENOMEM;
+	err = aslr_dso__write_symbols(dir, stem, pm->syms, pm->nr_syms, pm->end - pm->start,
+				      path);
+	free(stem);
+	if (!err) {
+		aslr->perf_map_dsos++;
+		aslr->perf_map_syms += pm->nr_syms;
+		err = aslr__add_dso(aslr, strdup(*path));
+	}
+	if (err)
+		zfree(path);
+	return err;
+}
+
 /*
  * The symbols of the perf-PID.map of @map (of anonymous code) in its
  * [@start, @start + @len), as perf resolves them: the map may list
@@ -874,92 +984,20 @@ static struct symbol *aslr__symbol_from(struct dso *dso, u64 addr)
 static int aslr__perf_map_dso(struct aslr *aslr, struct map *map, pid_t pid,
 			      u64 start, u64 len, char **path)
 {
-	struct aslr_dso_sym *syms = NULL;
+	struct aslr_perf_map pm = { .start = start, .end = start + len, };
 	struct dso *dso = map__dso(map);
-	u64 *edges = NULL, end = start + len, span, from;
-	size_t nr_edges = 0, nr_syms = 0, i;
-	const char *dir;
-	char *stem;
-	struct symbol *sym;
-	int err = -ENOMEM;
+	u64 span;
+	int err;
 
 	if (map__load(map) < 0)
 		return 0;
 	/* A JIT maps its code piece by piece, the map may be big */
 	span = aslr__perf_map_span(aslr, dso);
-	from = start > span ? start - span : 0;
-	for (sym = aslr__symbol_from(dso, from); sym && sym->start < end;
-	     sym = dso__next_symbol(sym)) {
-		if (max(sym->end, sym->start + 1) > start)
-			nr_edges += 3;
-	}
-	if (!nr_edges)
-		return 0;
-	edges = calloc(nr_edges + 2, sizeof(*edges));
-	syms = calloc(nr_edges + 2, sizeof(*syms));
-	if (!edges || !syms)
-		goto out;
-	nr_edges = 0;
-	edges[nr_edges++] = start;
-	for (sym = aslr__symbol_from(dso, from); sym && sym->start < end;
-	     sym = dso__next_symbol(sym)) {
-		if (max(sym->end, sym->start + 1) <= start)
-			continue;
-		edges[nr_edges++] = max(sym->start, start);
-		edges[nr_edges++] = min(max(sym->end, start), end);
-		/* Empty: found at its start only */
-		if (sym->start == sym->end && sym->start + 1 < end)
-			edges[nr_edges++] = sym->start + 1;
-	}
-	qsort(edges, nr_edges, sizeof(*edges), aslr__u64_cmp);
-	for (i = 0; i < nr_edges; i++) {
-		u64 next = i + 1 < nr_edges ? edges[i + 1] : end;
-
-		if (next <= edges[i] || edges[i] >= end)
-			continue;
-		sym = dso__find_symbol_nocache(dso, edges[i]);
-		if (!sym)
-			continue;
-		if (nr_syms && syms[nr_syms - 1].end == edges[i] - start &&
-		    !strcmp(syms[nr_syms - 1].name, sym->name)) {
-			syms[nr_syms - 1].end = next - start;
-			continue;
-		}
-		syms[nr_syms].start = edges[i] - start;
-		syms[nr_syms].end = next - start;
-		syms[nr_syms].name = strdup(sym->name);
-		if (!syms[nr_syms].name)
-			goto out;
-		/* A name may hold an address as well */
-		aslr__rename(aslr, (char *)syms[nr_syms].name, strlen(syms[nr_syms].name));
-		nr_syms++;
-	}
-	err = 0;
-	if (!nr_syms)
-		goto out;
-	dir = aslr__dso_dir(aslr);
-	if (!dir) {
-		err = -EIO;
-		goto out;
-	}
-	if (asprintf(&stem, "perf-map-%d", pid) < 0) {
-		err = -ENOMEM;
-		goto out;
-	}
-	err = aslr_dso__write_symbols(dir, stem, syms, nr_syms, len, path);
-	free(stem);
-	if (!err) {
-		aslr->perf_map_dsos++;
-		aslr->perf_map_syms += nr_syms;
-		err = aslr__add_dso(aslr, strdup(*path));
-	}
-	if (err)
-		zfree(path);
-out:
-	for (i = 0; i < nr_syms; i++)
-		free((char *)syms[i].name);
-	free(syms);
-	free(edges);
+	err = aslr_perf_map__edges(&pm, dso, start > span ? start - span : 0) ?:
+	      aslr_perf_map__syms(&pm, aslr, dso);
+	if (!err && pm.nr_syms)
+		err = aslr__write_perf_map(aslr, &pm, pid, path);
+	aslr_perf_map__exit(&pm);
 	return err;
 }
 
@@ -1361,6 +1399,82 @@ static int aslr__mmap_pgoff(struct aslr *aslr, const struct aslr_mmap *m, bool k
 	return 0;
 }
 
+/* Read the mapping of @event into @m, refusing one no kernel writes. */
+static int aslr__mmap_read(struct aslr *aslr, union perf_event *event,
+			   const struct perf_sample *sample, struct aslr_mmap *m)
+{
+	void *end = (void *)event + event->header.size;
+
+	aslr_mmap__read(m, event);
+	if ((void *)m->filename >= end || !memchr(m->filename, '\0', end - (void *)m->filename)) {
+		aslr__err(sample->file_offset,
+			  "MMAP file name not NUL terminated, the file is corrupt");
+		return -EINVAL;
+	}
+	if (m->len == 0) {
+		aslr__err(sample->file_offset, "MMAP of length 0, the file is corrupt");
+		return -EINVAL;
+	}
+	if (m->kernel && aslr__clip_kernel_map(aslr, m, aslr__is_kernel_text(m->filename)))
+		aslr->kernel_clipped++;
+
+	/* The kernel ones have the address of _text or of a trampoline as pgoff. */
+	if (aslr__verify_range(aslr, m->start, m->len) ||
+	    (m->kernel && m->pgoff &&
+	     aslr__verify_range(aslr, m->pgoff, min_t(u64, m->len, ~0ULL - m->pgoff))))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Add the mapping @m of @event to the original layout in @machine, as perf
+ * reads it, from @copy, the record to write: its pgoff 0 if it is not a
+ * file offset, the invariant start - pgoff then tells the regions of
+ * anonymous memory apart.
+ */
+static int aslr__mmap_orig(struct aslr *aslr, struct machine *machine, union perf_event *copy,
+			   struct perf_sample *sample, const struct aslr_mmap *m)
+{
+	struct aslr_mmap orig = *m;
+
+	aslr__zero_name_tail(aslr, copy, copy->header.type == PERF_RECORD_MMAP ?
+					 copy->mmap.filename : copy->mmap2.filename);
+	if (!m->kernel && !aslr_mmap__is_file(m))
+		orig.pgoff = 0;
+	aslr_mmap__write(copy, &orig);
+	if (copy->header.type == PERF_RECORD_MMAP)
+		return machine__process_mmap_event(machine, copy, sample);
+	return machine__process_mmap2_event(machine, copy, sample);
+}
+
+/*
+ * Write @copy, the record of the mapping @m of the original layout in
+ * @machine, moved to its place in the canonical layout.
+ */
+static int aslr__mmap_write(struct aslr *aslr, union perf_event *copy,
+			    struct perf_sample *sample, const struct aslr_mmap *m,
+			    struct machine *machine, struct machine *out_machine)
+{
+	char *orig = NULL;
+	int err, renamed;
+
+	if (!m->kernel && m->exec) {
+		err = aslr__mmap_dso(aslr, machine, copy, sample, m);
+		if (err)
+			return err;
+	}
+	aslr__redact_devino(aslr, copy);
+	renamed = aslr__redact_mmap(aslr, copy, sample, &orig);
+	if (renamed < 0)
+		return renamed;
+
+	err = aslr__deliver(aslr, copy, sample, out_machine);
+	if (!err && renamed)
+		aslr__redact_dso(out_machine, copy, orig);
+	free(orig);
+	return err;
+}
+
 /*
  * Track the mapping of @event in the original layout, then write it with
  * its place in the canonical one.
@@ -1368,40 +1482,20 @@ static int aslr__mmap_pgoff(struct aslr *aslr, const struct aslr_mmap *m, bool k
 static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 			     struct perf_sample *sample, struct machine *out_machine)
 {
-	struct aslr_mmap m, out;
 	bool kernel_text, is_overlaid = false;
+	struct aslr_mmap m, out;
 	struct machine *machine;
 	union perf_event *copy;
 	u64 delta, overlaid;
-	int asid, err, renamed;
-	char *orig = NULL;
+	int asid, err;
 
-	aslr_mmap__read(&m, event);
-	if ((void *)m.filename >= (void *)event + event->header.size ||
-	    !memchr(m.filename, '\0', (void *)event + event->header.size - (void *)m.filename)) {
-		aslr__err(sample->file_offset,
-			  "MMAP file name not NUL terminated, the file is corrupt");
-		return -EINVAL;
-	}
-	if (m.len == 0) {
-		aslr__err(sample->file_offset, "MMAP of length 0, the file is corrupt");
-		return -EINVAL;
-	}
-	asid = m.kernel ? ASLR_KERNEL_ASID : (int)m.pid;
-	kernel_text = m.kernel && aslr__is_kernel_text(m.filename);
-	if (m.kernel && aslr__clip_kernel_map(aslr, &m, kernel_text))
-		aslr->kernel_clipped++;
-
-	/* The kernel ones have the address of _text or of a trampoline as pgoff. */
-	if (aslr__verify_range(aslr, m.start, m.len) ||
-	    (m.kernel && m.pgoff &&
-	     aslr__verify_range(aslr, m.pgoff, min_t(u64, m.len, ~0ULL - m.pgoff))))
-		return -ENOMEM;
-
-	err = aslr__machine(aslr, event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK,
+	err = aslr__mmap_read(aslr, event, sample, &m) ?:
+	      aslr__machine(aslr, event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK,
 			    sample->file_offset, &machine);
 	if (err)
 		return err;
+	asid = m.kernel ? ASLR_KERNEL_ASID : (int)m.pid;
+	kernel_text = m.kernel && aslr__is_kernel_text(m.filename);
 
 	/*
 	 * A kernel image MMAP without the address of _text makes perf report
@@ -1421,25 +1515,10 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		is_overlaid = aslr__overlaid_delta(aslr, machine, asid, m.tid, m.start, m.len,
 						   &overlaid);
 
-	/*
-	 * The original layout has the map as perf reads it, its pgoff 0 if it
-	 * is not a file offset: the invariant start - pgoff then tells the
-	 * regions of anonymous memory apart.
-	 */
 	copy = aslr__copy_event(aslr, event);
-	aslr__zero_name_tail(aslr, copy, event->header.type == PERF_RECORD_MMAP ?
-					 copy->mmap.filename : copy->mmap2.filename);
-	out = m;
-	if (!m.kernel && !aslr_mmap__is_file(&m))
-		out.pgoff = 0;
-	aslr_mmap__write(copy, &out);
-	if (event->header.type == PERF_RECORD_MMAP)
-		err = machine__process_mmap_event(machine, copy, sample);
-	else
-		err = machine__process_mmap2_event(machine, copy, sample);
+	err = aslr__mmap_orig(aslr, machine, copy, sample, &m);
 	if (err)
 		return err;
-
 	err = aslr__map_delta(aslr, machine, asid, m.tid, m.start, m.len,
 			      kernel_text ? ASLR_KERNEL_ALIGN : page_size,
 			      is_overlaid ? &overlaid : NULL, &delta);
@@ -1450,6 +1529,7 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 		aslr__count_dropped(aslr, event->header.type, "not a mapping perf tracks");
 		return 0;
 	}
+	out = m;
 	if (!err)
 		err = aslr__check_fits(aslr, m.kernel, m.start + delta, m.len, sample->file_offset);
 	if (!err)
@@ -1464,21 +1544,7 @@ static int aslr__mmap_common(struct aslr *aslr, union perf_event *event,
 
 	out.start = m.start + delta;
 	aslr_mmap__write(copy, &out);
-	if (!m.kernel && m.exec) {
-		err = aslr__mmap_dso(aslr, machine, copy, sample, &m);
-		if (err)
-			return err;
-	}
-	aslr__redact_devino(aslr, copy);
-	renamed = aslr__redact_mmap(aslr, copy, sample, &orig);
-	if (renamed < 0)
-		return renamed;
-
-	err = aslr__deliver(aslr, copy, sample, out_machine);
-	if (!err && renamed)
-		aslr__redact_dso(out_machine, copy, orig);
-	free(orig);
-	return err;
+	return aslr__mmap_write(aslr, copy, sample, &m, machine, out_machine);
 }
 
 static int aslr__ksymbol(struct aslr *aslr, union perf_event *event,
@@ -1862,15 +1928,15 @@ static void aslr__dso_hit(struct aslr *aslr, struct aslr_sample_ctx *ctx, struct
 }
 
 /* Remember where @remap of the mapping @map is, for the next lookups. */
-static void aslr__cache_map(struct aslr *aslr, struct aslr_sample_ctx *ctx,
-			    const struct maps *maps, u8 cpumode, struct map *map,
-			    const struct aslr_remap *remap, u64 addr)
+static void aslr__cache_map(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8 cpumode,
+			    struct map *map, const struct aslr_remap *remap, u64 addr)
 {
 	bool kernel = cpumode == PERF_RECORD_MISC_KERNEL;
 	int i = aslr->map_cache_next[kernel]++ % ASLR_MAP_CACHE;
 	struct aslr_map_cache *cache = &aslr->map_cache[kernel][i];
 
-	cache->maps = maps;
+	/* The kernel's maps are those of every thread. */
+	cache->maps = kernel ? NULL : thread__maps(ctx->thread);
 	cache->cpumode = cpumode;
 	cache->dso = map__dso(map);
 	cache->start = map__start(map);
@@ -1925,7 +1991,7 @@ static u64 __aslr__remap_addr(struct aslr *aslr, struct aslr_sample_ctx *ctx, u8
 
 		remap = aslr__find_remap(aslr, ctx->machine, asid, al.map);
 		if (remap)
-			aslr__cache_map(aslr, ctx, maps, cpumode, al.map, remap, addr);
+			aslr__cache_map(aslr, ctx, cpumode, al.map, remap, addr);
 	}
 	addr_location__exit(&al);
 	if (!remap) {
@@ -3250,91 +3316,104 @@ static bool aslr__evlist_has_addrs(struct evlist *evlist, struct perf_env *env)
 	return false;
 }
 
+/* The attr of a PERF_RECORD_HEADER_ATTR, scrubbed in place. */
+static void aslr__scrub_header_attr(struct aslr *aslr, struct perf_env *env,
+				    union perf_event *event)
+{
+	struct perf_event_attr attr = { .size = 0, };
+	size_t size = event->attr.attr.size ?: PERF_ATTR_SIZE_VER0;
+	size_t room = event->header.size - offsetof(struct perf_record_header_attr, attr);
+
+	/*
+	 * The fields of a later perf past ours: what they hold is not
+	 * known, zero them (their default), the ids after them stay.
+	 */
+	if (size > sizeof(attr) && room > sizeof(attr)) {
+		memset((void *)&event->attr.attr + sizeof(attr), 0,
+		       min(size, room) - sizeof(attr));
+		if (aslr)
+			aslr->attr_tails_zeroed++;
+	}
+	/* The attr may be smaller than ours, don't write past it. */
+	size = min(size, sizeof(attr));
+	memcpy(&attr, &event->attr.attr, size);
+	aslr__scrub_attr(&attr, env);
+	memcpy(&event->attr.attr, &attr, size);
+}
+
+/* Why a PERF_RECORD_HEADER_FEATURE is dropped, NULL if it is kept. */
+static const char *aslr__feature_why(struct aslr *aslr, struct evlist *evlist,
+				     struct perf_env *env, union perf_event *event)
+{
+	int class;
+
+	/*
+	 * Of a later perf: what it holds is not known. HEADER_LAST_FEATURE
+	 * alone marks the end of the features.
+	 */
+	if (event->feat.feat_id > HEADER_LAST_FEATURE ||
+	    (event->feat.feat_id == HEADER_LAST_FEATURE &&
+	     event->header.size != sizeof(event->feat)))
+		return "header features this perf doesn't know, may be addresses";
+	aslr__check_env_names(aslr, env);
+	class = redact__feature_class(aslr ? aslr->redact : NULL, event->feat.feat_id);
+	if (class >= 0) {
+		redact__count(aslr->redact, class, PERF_RECORD_HEADER_FEATURE);
+		return "what names the recording machine or the command (--redact)";
+	}
+	switch (event->feat.feat_id) {
+	case HEADER_EVENT_DESC:
+		if (!aslr__evlist_has_addrs(evlist, env)) {
+			if (aslr__rename_event_desc(aslr, event))
+				return "event descriptions that can't be read";
+			return NULL;
+		}
+		fallthrough;
+	case HEADER_BPF_PROG_INFO:
+	case HEADER_CMDLINE:
+		return "may hold addresses: BPF programs, command line, event descs";
+	case HEADER_BPF_BTF:
+		return "BPF program types, of no use without the BPF program info";
+	case HEADER_COMPRESSED:
+		return "compression parameters, the output is written uncompressed";
+	default:
+		return NULL;
+	}
+}
+
+/* Why a PERF_RECORD_EVENT_UPDATE is dropped, NULL if it is kept. */
+static const char *aslr__event_update_why(struct aslr *aslr, struct evlist *evlist,
+					  union perf_event *event)
+{
+	struct evsel *evsel = evlist__id2evsel(evlist, event->event_update.id);
+
+	if (event->event_update.type == PERF_EVENT_UPDATE__NAME &&
+	    evsel && evsel->core.attr.type == PERF_TYPE_BREAKPOINT)
+		return "breakpoint event names, they hold the address";
+	if (event->event_update.type == PERF_EVENT_UPDATE__NAME)
+		aslr__rename(aslr, event->event_update.name,
+			     event->header.size - offsetof(struct perf_record_event_update, name));
+	/* Of a later perf: what it holds is not known */
+	else if (event->event_update.type > PERF_EVENT_UPDATE__CPUS)
+		return "of types this perf doesn't know, which may hold addresses";
+	return NULL;
+}
+
 bool aslr__scrub_header_event(struct aslr *aslr, struct evlist *evlist,
 			      struct perf_env *env, union perf_event *event)
 {
 	const char *why = NULL;
-	int class;
 
 	switch (event->header.type) {
-	case PERF_RECORD_HEADER_ATTR: {
-		struct perf_event_attr attr = { .size = 0, };
-		size_t size = event->attr.attr.size ?: PERF_ATTR_SIZE_VER0;
-
-		size_t room = event->header.size - offsetof(struct perf_record_header_attr, attr);
-
-		/*
-		 * The fields of a later perf past ours: what they hold is not
-		 * known, zero them (their default), the ids after them stay.
-		 */
-		if (size > sizeof(attr) && room > sizeof(attr)) {
-			memset((void *)&event->attr.attr + sizeof(attr), 0,
-			       min(size, room) - sizeof(attr));
-			if (aslr)
-				aslr->attr_tails_zeroed++;
-		}
-		/* The attr may be smaller than ours, don't write past it. */
-		size = min(size, sizeof(attr));
-		memcpy(&attr, &event->attr.attr, size);
-		aslr__scrub_attr(&attr, env);
-		memcpy(&event->attr.attr, &attr, size);
+	case PERF_RECORD_HEADER_ATTR:
+		aslr__scrub_header_attr(aslr, env, event);
 		return true;
-	}
 	case PERF_RECORD_HEADER_FEATURE:
-		/*
-		 * Of a later perf: what it holds is not known. HEADER_LAST_FEATURE
-		 * alone marks the end of the features.
-		 */
-		if (event->feat.feat_id > HEADER_LAST_FEATURE ||
-		    (event->feat.feat_id == HEADER_LAST_FEATURE &&
-		     event->header.size != sizeof(event->feat))) {
-			why = "header features this perf doesn't know, may be addresses";
-			break;
-		}
-		aslr__check_env_names(aslr, env);
-		class = redact__feature_class(aslr ? aslr->redact : NULL, event->feat.feat_id);
-		if (class >= 0) {
-			redact__count(aslr->redact, class, PERF_RECORD_HEADER_FEATURE);
-			why = "what names the recording machine or the command (--redact)";
-			break;
-		}
-		switch (event->feat.feat_id) {
-		case HEADER_EVENT_DESC:
-			if (!aslr__evlist_has_addrs(evlist, env)) {
-				if (aslr__rename_event_desc(aslr, event))
-					why = "event descriptions that can't be read";
-				break;
-			}
-			fallthrough;
-		case HEADER_BPF_PROG_INFO:
-		case HEADER_CMDLINE:
-			why = "may hold addresses: BPF programs, command line, event descs";
-			break;
-		case HEADER_BPF_BTF:
-			why = "BPF program types, of no use without the BPF program info";
-			break;
-		case HEADER_COMPRESSED:
-			why = "compression parameters, the output is written uncompressed";
-			break;
-		default:
-			break;
-		}
+		why = aslr__feature_why(aslr, evlist, env, event);
 		break;
-	case PERF_RECORD_EVENT_UPDATE: {
-		struct evsel *evsel = evlist__id2evsel(evlist, event->event_update.id);
-
-		if (event->event_update.type == PERF_EVENT_UPDATE__NAME &&
-		    evsel && evsel->core.attr.type == PERF_TYPE_BREAKPOINT)
-			why = "breakpoint event names, they hold the address";
-		else if (event->event_update.type == PERF_EVENT_UPDATE__NAME)
-			aslr__rename(aslr, event->event_update.name,
-				     event->header.size -
-				     offsetof(struct perf_record_event_update, name));
-		/* Of a later perf: what it holds is not known */
-		else if (event->event_update.type > PERF_EVENT_UPDATE__CPUS)
-			why = "of types this perf doesn't know, which may hold addresses";
+	case PERF_RECORD_EVENT_UPDATE:
+		why = aslr__event_update_why(aslr, evlist, event);
 		break;
-	}
 	default:
 		break;
 	}
@@ -3544,6 +3623,53 @@ static size_t aslr__print_count(char *buf, size_t size, size_t n, u64 count,
 	return n + scnprintf(buf + n, size - n, ", %" PRIu64 " %s", count, what);
 }
 
+/* What was done to the records of @type, in a line. */
+static void aslr__print_type_stats(const struct aslr *aslr, u32 type)
+{
+	const struct aslr_stat *st = &aslr->stats[type];
+	char buf[512];
+	size_t n = 0;
+
+	if (!st->kept && !st->rewritten && !st->dropped)
+		return;
+	n = aslr__print_count(buf, sizeof(buf), n, st->kept, "kept");
+	n = aslr__print_count(buf, sizeof(buf), n, st->rewritten, "rewritten");
+	if (type == PERF_RECORD_SAMPLE) {
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->regs_stripped,
+				      "stripped of their registers");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->unwound,
+				      "with their user stack unwound");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->unwind_lost,
+				      "whose user stack could not be unwound");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->phys_zeroed,
+				      "with their physical address zeroed");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->raw_dropped,
+				      "with the raw data of an event that is not a tracepoint dropped");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->aux_dropped,
+				      "with their AUX area data dropped");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_remapped,
+				      "tracepoint address fields remapped");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_aliased,
+				      "tracepoint address fields in no mapping replaced");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_zeroed,
+				      "tracepoint address fields zeroed");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_stale,
+				      "with tracepoint bytes in no field zeroed");
+		n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_masked,
+				      "numbers in tracepoint text masked");
+	}
+	if (st->dropped) {
+		int i;
+
+		n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " dropped (%s",
+			       st->dropped, st->why[0]);
+		for (i = 1; i < ASLR_STAT_WHYS && st->why[i]; i++)
+			n += scnprintf(buf + n, sizeof(buf) - n, "; %s", st->why[i]);
+		n += scnprintf(buf + n, sizeof(buf) - n, ")");
+	}
+	pr_debug("aslr: %s: %s\n", perf_event__name(type), buf + 2);
+}
+
 void aslr__print_stats(const struct aslr *aslr)
 {
 	u32 type;
@@ -3551,50 +3677,8 @@ void aslr__print_stats(const struct aslr *aslr)
 	if (!aslr || verbose <= 0)
 		return;
 
-	for (type = 0; type < PERF_RECORD_HEADER_MAX; type++) {
-		const struct aslr_stat *st = &aslr->stats[type];
-		char buf[512];
-		size_t n = 0;
-
-		if (!st->kept && !st->rewritten && !st->dropped)
-			continue;
-		n = aslr__print_count(buf, sizeof(buf), n, st->kept, "kept");
-		n = aslr__print_count(buf, sizeof(buf), n, st->rewritten, "rewritten");
-		if (type == PERF_RECORD_SAMPLE) {
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->regs_stripped,
-					      "stripped of their registers");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->unwound,
-					      "with their user stack unwound");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->unwind_lost,
-					      "whose user stack could not be unwound");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->phys_zeroed,
-					      "with their physical address zeroed");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->raw_dropped,
-					      "with the raw data of an event that is not a tracepoint dropped");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->aux_dropped,
-					      "with their AUX area data dropped");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_remapped,
-					      "tracepoint address fields remapped");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_aliased,
-					      "tracepoint address fields in no mapping replaced");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_zeroed,
-					      "tracepoint address fields zeroed");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_stale,
-					      "with tracepoint bytes in no field zeroed");
-			n = aslr__print_count(buf, sizeof(buf), n, aslr->tp_masked,
-					      "numbers in tracepoint text masked");
-		}
-		if (st->dropped) {
-			int i;
-
-			n += scnprintf(buf + n, sizeof(buf) - n, ", %" PRIu64 " dropped (%s",
-				       st->dropped, st->why[0]);
-			for (i = 1; i < ASLR_STAT_WHYS && st->why[i]; i++)
-				n += scnprintf(buf + n, sizeof(buf) - n, "; %s", st->why[i]);
-			n += scnprintf(buf + n, sizeof(buf) - n, ")");
-		}
-		pr_debug("aslr: %s: %s\n", perf_event__name(type), buf + 2);
-	}
+	for (type = 0; type < PERF_RECORD_HEADER_MAX; type++)
+		aslr__print_type_stats(aslr, type);
 	if (aslr->kernel_clipped)
 		pr_debug("aslr: kernel maps: %" PRIu64
 			 " cut to what a kernel image can be, they reached past it (perf before 4.x, arm64)\n",

@@ -1097,12 +1097,18 @@ static bool aslr_verify__file_offset(const char *filename)
 }
 
 /*
- * The fields of a MMAP or MMAP2 record up to pgoff, the same in both: the
- * file offset of a file mapping of user space is looked at as any bytes
- * are, any other pgoff as an address.
+ * The fields of a MMAP or MMAP2 record: those up to pgoff are the same in
+ * both.  The file offset of a file mapping of user space is looked at as any
+ * bytes are, any other pgoff as an address.
  */
-static void spans__mmap(struct aslr_verify_spans *spans, bool file_offset)
+static void spans__mmap(struct aslr_verify_spans *spans, const union perf_event *event)
 {
+	bool mmap2 = event->header.type == PERF_RECORD_MMAP2;
+	bool user = (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
+		    PERF_RECORD_MISC_KERNEL;
+	bool file_offset = user && aslr_verify__file_offset(mmap2 ? event->mmap2.filename :
+								      event->mmap.filename);
+
 	spans__add(spans, offsetof(struct perf_record_mmap, pid),
 		   offsetof(struct perf_record_mmap, start), "pid/tid", SPAN_NUMBER);
 	spans__add(spans, offsetof(struct perf_record_mmap, start),
@@ -1112,6 +1118,11 @@ static void spans__mmap(struct aslr_verify_spans *spans, bool file_offset)
 	spans__add(spans, offsetof(struct perf_record_mmap, pgoff),
 		   offsetof(struct perf_record_mmap, filename), "pgoff",
 		   file_offset ? SPAN_OTHER : SPAN_ADDR);
+	/* maj, min, ino, ino_generation or the build-id, prot, flags */
+	if (mmap2)
+		spans__add(spans, offsetof(struct perf_record_mmap2, maj),
+			   offsetof(struct perf_record_mmap2, filename),
+			   "file id, prot and flags", SPAN_NUMBER);
 }
 
 /*
@@ -1120,19 +1131,10 @@ static void spans__mmap(struct aslr_verify_spans *spans, bool file_offset)
  */
 static bool spans__record(struct aslr_verify_spans *spans, const union perf_event *event)
 {
-	bool user = (event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK) !=
-		    PERF_RECORD_MISC_KERNEL;
-
 	switch (event->header.type) {
 	case PERF_RECORD_MMAP:
-		spans__mmap(spans, user && aslr_verify__file_offset(event->mmap.filename));
-		break;
 	case PERF_RECORD_MMAP2:
-		spans__mmap(spans, user && aslr_verify__file_offset(event->mmap2.filename));
-		/* maj, min, ino, ino_generation or the build-id, prot, flags */
-		spans__add(spans, offsetof(struct perf_record_mmap2, maj),
-			   offsetof(struct perf_record_mmap2, filename),
-			   "file id, prot and flags", SPAN_NUMBER);
+		spans__mmap(spans, event);
 		break;
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_ITRACE_START:

@@ -24,11 +24,8 @@ trap_cleanup() {
 }
 trap trap_cleanup EXIT TERM INT
 
-skip() {
-	echo "Skip: $*"
-	cleanup
-	exit 2
-}
+# shellcheck source=lib/skip.sh
+. "$(dirname "$0")/lib/skip.sh"
 
 # inner() is inlined into outer(), which is not inlined: a sample in the
 # loop is in outer(), at a line of inner().

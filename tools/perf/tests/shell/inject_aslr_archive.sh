@@ -32,11 +32,8 @@ fail() {
 	err=1
 }
 
-skip() {
-	echo "$1 [Skip]"
-	cleanup
-	exit 2
-}
+# shellcheck source=lib/skip.sh
+. "$(dirname "$0")/lib/skip.sh"
 
 text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
 [ -n "${text}" ] && [ "${text}" != "${text//[1-9a-f]/}" ] ||

@@ -47,11 +47,8 @@ fail() {
 	err=1
 }
 
-skip() {
-	echo "Skip: $*"
-	cleanup
-	exit 2
-}
+# shellcheck source=lib/skip.sh
+. "$(dirname "$0")/lib/skip.sh"
 
 # A PIE that handles signals and calls a function to probe.
 build_prog() {

@@ -37,11 +37,8 @@ fail() {
 	err=1
 }
 
-skip() {
-	echo "$1 [Skip]"
-	cleanup
-	exit 2
-}
+# shellcheck source=lib/skip.sh
+. "$(dirname "$0")/lib/skip.sh"
 
 mkdir -p "${dir}" "${cache}" "${tmpdir}/receiver/.debug"
 cc -x c -g -O0 -o "${prog}" - > /dev/null 2>&1 << 'EOF' || skip "no C compiler"

@@ -30,11 +30,8 @@ fail() {
 	err=1
 }
 
-skip() {
-	echo "Skipping: $*"
-	cleanup
-	exit 2
-}
+# shellcheck source=lib/skip.sh
+. "$(dirname "$0")/lib/skip.sh"
 
 # "PERCENT NAME" for each kernel row of the report, e.g. "26.25 do_syscall_64"
 report_sym() {

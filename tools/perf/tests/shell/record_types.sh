@@ -30,11 +30,8 @@ trap_cleanup() {
 }
 trap trap_cleanup EXIT TERM INT
 
-skip() {
-	echo "$1 [Skip]"
-	cleanup
-	exit 2
-}
+# shellcheck source=lib/skip.sh
+. "$(dirname "$0")/lib/skip.sh"
 
 # shellcheck source=lib/setup_python.sh
 . "$(dirname "$0")/lib/setup_python.sh"

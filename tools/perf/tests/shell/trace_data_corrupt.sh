@@ -25,11 +25,8 @@ trap_cleanup() {
 }
 trap trap_cleanup EXIT TERM INT
 
-skip() {
-	echo "$1 [Skip]"
-	cleanup
-	exit 2
-}
+# shellcheck source=lib/skip.sh
+. "$(dirname "$0")/lib/skip.sh"
 
 command -v python3 > /dev/null || skip "no python3 to edit the tracing data"
 perf check feature -q libtraceevent || skip "perf is built without libtraceevent"

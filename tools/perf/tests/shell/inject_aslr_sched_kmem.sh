@@ -1,5 +1,5 @@
 #!/bin/bash
-# perf inject --aslr: tracepoints in perf sched, perf kmem and perf script
+# perf inject --aslr: perf sched, perf kmem and perf script
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2154 # err, tmpdir, ...: inject_aslr_setup sets them
 

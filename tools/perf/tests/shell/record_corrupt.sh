@@ -1,7 +1,7 @@
 #!/bin/bash
 # perf.data: corrupt records are refused, not crashed on
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck disable=SC2154 # err, data, ...: perf_data_corrupt_setup sets them
+# shellcheck disable=SC2034,SC2154 # err, data, off, ...: shared with lib/perf_data_corrupt.sh
 
 shelldir=$(dirname "$0")
 # shellcheck source=lib/perf_data_corrupt.sh
